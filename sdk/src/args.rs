@@ -1,0 +1,1378 @@
+//! Decoding a model's arguments straight into a tool's parameters (tools.md §7.1).
+//!
+//! `#[tool]` generates a hidden argument struct implementing [`ArgsStruct`]; the JSON text is read
+//! into it in one pass, with the lenient scalar rules models need and a JSON path on every error.
+//! Nothing is allocated on the success path beyond the parameter values themselves.
+
+use crate::{Locale, ToolArguments, ToolError};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::fmt;
+use std::hash::Hash;
+use std::marker::PhantomData;
+
+/// Why a model's arguments do not fit a tool's parameters.
+///
+/// [`message`](Self::message) renders the texts of tools.md §7.1, e.g.
+/// `limit: expected integer, got string "five"`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArgsError {
+    path: String,
+    kind: ArgsErrorKind,
+}
+
+/// The kinds of argument errors.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum ArgsErrorKind {
+    /// The text is not JSON (serde_json's message).
+    InvalidJson(String),
+    /// The JSON is not an object.
+    NotAnObject,
+    /// A required parameter is absent.
+    Missing,
+    /// A value of the wrong JSON type.
+    WrongType {
+        /// The schema type expected.
+        expected: &'static str,
+        /// What arrived (`string "five"`, `array`, …).
+        actual: String,
+    },
+    /// A value outside the parameter's `enum`.
+    NotAllowed {
+        /// The allowed values as compact JSON.
+        allowed: Vec<String>,
+        /// What arrived.
+        actual: String,
+    },
+    /// A number the Rust type cannot hold.
+    OutOfRange {
+        /// The value as compact JSON.
+        value: String,
+        /// The Rust type as written in the signature.
+        rust_type: &'static str,
+    },
+    /// An argument the tool does not declare (only with `deny_unknown_args`).
+    Unknown,
+    /// Any other deserialisation error (serde's message).
+    Other(String),
+    /// The arguments text is longer than the registry allows.
+    TooLarge(usize),
+    /// The arguments are nested deeper than the registry allows.
+    TooDeep(usize),
+}
+
+impl ArgsError {
+    pub(crate) fn new(path: String, kind: ArgsErrorKind) -> Self {
+        ArgsError { path, kind }
+    }
+
+    /// An error about the whole document.
+    pub fn document(kind: ArgsErrorKind) -> Self {
+        ArgsError {
+            path: String::new(),
+            kind,
+        }
+    }
+
+    /// The JSON path of the offending value (`items[0].id`); empty for document-level errors.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// What is wrong.
+    pub fn kind(&self) -> &ArgsErrorKind {
+        &self.kind
+    }
+
+    /// The error text in a locale.
+    ///
+    /// ```
+    /// use toolhook::Locale;
+    /// use toolhook::args::{ArgsError, ArgsErrorKind};
+    ///
+    /// let e = ArgsError::document(ArgsErrorKind::TooDeep(64));
+    /// assert_eq!(e.message(Locale::En), "arguments are nested deeper than 64 levels");
+    /// assert_eq!(e.message(Locale::ZhHans), "参数嵌套超过 64 层");
+    /// ```
+    pub fn message(&self, locale: Locale) -> String {
+        let p = &self.path;
+        match (&self.kind, locale) {
+            (ArgsErrorKind::InvalidJson(m), Locale::En) => {
+                format!("arguments are not valid JSON: {m}")
+            }
+            (ArgsErrorKind::InvalidJson(m), Locale::ZhHans) => format!("参数不是合法的 JSON：{m}"),
+            (ArgsErrorKind::NotAnObject, Locale::En) => {
+                "arguments must be a JSON object".to_owned()
+            }
+            (ArgsErrorKind::NotAnObject, Locale::ZhHans) => "参数必须是 JSON 对象".to_owned(),
+            (ArgsErrorKind::Missing, Locale::En) => format!("{p}: missing required parameter"),
+            (ArgsErrorKind::Missing, Locale::ZhHans) => format!("{p}：缺少必填参数"),
+            (ArgsErrorKind::WrongType { expected, actual }, Locale::En) => {
+                format!("{p}: expected {expected}, got {actual}")
+            }
+            (ArgsErrorKind::WrongType { expected, actual }, Locale::ZhHans) => {
+                format!("{p}：应为 {expected}，实际为 {actual}")
+            }
+            (ArgsErrorKind::NotAllowed { allowed, actual }, Locale::En) => {
+                format!("{p}: expected one of {}, got {actual}", allowed.join(", "))
+            }
+            (ArgsErrorKind::NotAllowed { allowed, actual }, Locale::ZhHans) => {
+                format!("{p}：应为 {} 之一，实际为 {actual}", allowed.join("、"))
+            }
+            (ArgsErrorKind::OutOfRange { value, rust_type }, Locale::En) => {
+                format!("{p}: {value} is out of range for {rust_type}")
+            }
+            (ArgsErrorKind::OutOfRange { value, rust_type }, Locale::ZhHans) => {
+                format!("{p}：{value} 超出 {rust_type} 的范围")
+            }
+            (ArgsErrorKind::Unknown, Locale::En) => format!("{p}: unknown parameter"),
+            (ArgsErrorKind::Unknown, Locale::ZhHans) => format!("{p}：未知参数"),
+            (ArgsErrorKind::Other(m), Locale::En) if p.is_empty() => m.clone(),
+            (ArgsErrorKind::Other(m), Locale::En) => format!("{p}: {m}"),
+            (ArgsErrorKind::Other(m), Locale::ZhHans) if p.is_empty() => m.clone(),
+            (ArgsErrorKind::Other(m), Locale::ZhHans) => format!("{p}：{m}"),
+            (ArgsErrorKind::TooLarge(n), Locale::En) => {
+                format!("arguments are larger than {n} bytes")
+            }
+            (ArgsErrorKind::TooLarge(n), Locale::ZhHans) => format!("参数超过 {n} 字节"),
+            (ArgsErrorKind::TooDeep(n), Locale::En) => {
+                format!("arguments are nested deeper than {n} levels")
+            }
+            (ArgsErrorKind::TooDeep(n), Locale::ZhHans) => format!("参数嵌套超过 {n} 层"),
+        }
+    }
+
+    /// The `InvalidArguments` error a provider returns for it, in both locales.
+    pub fn into_tool_error(self) -> ToolError {
+        ToolError::invalid_arguments(self.message(Locale::En), self.message(Locale::ZhHans))
+    }
+}
+
+impl fmt::Display for ArgsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message(Locale::En))
+    }
+}
+
+impl std::error::Error for ArgsError {}
+
+/// Where a value sits in the arguments: a parameter, then fields and indexes. Rendered only when an
+/// error needs it.
+#[derive(Clone, Copy, Debug)]
+pub enum Path<'a> {
+    /// A top-level parameter.
+    Param(&'a str),
+    /// A field of a map value.
+    Field(&'a Path<'a>, &'a str),
+    /// An element of a sequence.
+    Index(&'a Path<'a>, usize),
+}
+
+impl Path<'_> {
+    fn render(&self) -> String {
+        match self {
+            Path::Param(name) => (*name).to_owned(),
+            Path::Field(parent, key) => format!("{}.{key}", parent.render()),
+            Path::Index(parent, i) => format!("{}[{i}]", parent.render()),
+        }
+    }
+}
+
+/// A literal from `#[param(enum = [...])]` or `#[param(default = ...)]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Literal {
+    /// A string.
+    Str(&'static str),
+    /// An integer.
+    Int(i128),
+    /// A float.
+    Float(f64),
+    /// A bool.
+    Bool(bool),
+    /// An array of literals.
+    Array(&'static [Literal]),
+}
+
+impl Literal {
+    /// The literal as JSON.
+    pub fn to_value(&self) -> Value {
+        match *self {
+            Literal::Str(s) => Value::from(s),
+            Literal::Int(i) => i64::try_from(i)
+                .map(Value::from)
+                .or_else(|_| u64::try_from(i).map(Value::from))
+                .unwrap_or_else(|_| Value::from(i as f64)),
+            Literal::Float(f) => Value::from(f),
+            Literal::Bool(b) => Value::Bool(b),
+            Literal::Array(items) => Value::Array(items.iter().map(Literal::to_value).collect()),
+        }
+    }
+
+    fn matches(&self, value: &Value) -> bool {
+        match (self, value) {
+            (Literal::Str(s), Value::String(v)) => s == v,
+            (Literal::Int(i), Value::Number(n)) => n.as_f64() == Some(*i as f64),
+            (Literal::Float(f), Value::Number(n)) => n.as_f64() == Some(*f),
+            (Literal::Bool(b), Value::Bool(v)) => b == v,
+            _ => false,
+        }
+    }
+}
+
+/// What the decoder knows about one parameter besides its name.
+#[derive(Debug)]
+pub struct ParamMeta {
+    /// The leaf scalar type as written in the signature (`u8` for `Option<Vec<u8>>`).
+    pub rust_type: &'static str,
+    /// The `enum` values, if declared.
+    pub allowed: Option<&'static [Literal]>,
+}
+
+/// The state of one decoding: the first error, with its path.
+#[derive(Debug, Default)]
+pub struct DecodeCx {
+    error: RefCell<Option<ArgsError>>,
+}
+
+impl DecodeCx {
+    fn fail<E: de::Error>(&self, at: &Path<'_>, kind: ArgsErrorKind) -> E {
+        let mut slot = self.error.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(ArgsError::new(at.render(), kind));
+        }
+        E::custom("toolhook argument error")
+    }
+
+    fn take(&self) -> Option<ArgsError> {
+        self.error.borrow_mut().take()
+    }
+}
+
+/// A parameter type the decoder reads leniently.
+pub trait Param: Sized {
+    /// The JSON type named in "expected …" messages.
+    const EXPECTED: &'static str;
+    /// Reads one value.
+    fn decode<'de, D: Deserializer<'de>>(
+        d: D,
+        at: &Path<'_>,
+        meta: &ParamMeta,
+        cx: &DecodeCx,
+    ) -> Result<Self, D::Error>;
+}
+
+/// Reads a `P` as a serde seed.
+#[derive(Debug)]
+pub struct Seed<'a, P> {
+    at: Path<'a>,
+    meta: &'a ParamMeta,
+    cx: &'a DecodeCx,
+    _p: PhantomData<fn() -> P>,
+}
+
+impl<'a, P> Seed<'a, P> {
+    /// A seed for the parameter at `at`.
+    pub fn new(at: Path<'a>, meta: &'a ParamMeta, cx: &'a DecodeCx) -> Self {
+        Seed {
+            at,
+            meta,
+            cx,
+            _p: PhantomData,
+        }
+    }
+}
+
+impl<'de, P: Param> DeserializeSeed<'de> for Seed<'_, P> {
+    type Value = P;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<P, D::Error> {
+        P::decode(d, &self.at, self.meta, self.cx)
+    }
+}
+
+/// How an unexpected value is named: `string "five"`, `integer 5`, `null`, `array`.
+fn actual_str(s: &str) -> String {
+    format!("string {}", Value::from(s))
+}
+fn actual_f64(f: f64) -> String {
+    let kind = if f.is_finite() && f.fract() == 0.0 {
+        "integer"
+    } else {
+        "number"
+    };
+    format!("{kind} {}", Value::from(f))
+}
+fn actual_value(v: &Value) -> String {
+    match v {
+        Value::Null => "null".to_owned(),
+        Value::Bool(b) => format!("boolean {b}"),
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if n.is_f64() => actual_f64(f),
+            _ => format!("integer {n}"),
+        },
+        Value::String(s) => actual_str(s),
+        Value::Array(_) => "array".to_owned(),
+        Value::Object(_) => "object".to_owned(),
+    }
+}
+
+fn check_allowed<E: de::Error>(
+    value: &Value,
+    at: &Path<'_>,
+    meta: &ParamMeta,
+    cx: &DecodeCx,
+    actual: impl FnOnce() -> String,
+) -> Result<(), E> {
+    match meta.allowed {
+        Some(allowed) if !allowed.iter().any(|lit| lit.matches(value)) => Err(cx.fail(
+            at,
+            ArgsErrorKind::NotAllowed {
+                allowed: allowed
+                    .iter()
+                    .map(|lit| lit.to_value().to_string())
+                    .collect(),
+                actual: actual(),
+            },
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Implements the "wrong type" answers of a scalar visitor.
+macro_rules! reject_others {
+    ($($method:ident($($arg:ident: $ty:ty)?) => $actual:expr;)*) => {
+        $(
+            fn $method<E: de::Error>(self, $($arg: $ty)?) -> Result<Self::Value, E> {
+                Err(self.cx.fail(self.at, ArgsErrorKind::WrongType { expected: self.expected, actual: $actual }))
+            }
+        )*
+    };
+}
+
+// ---- integers -------------------------------------------------------------------------------
+
+struct IntVisitor<'a, T> {
+    at: &'a Path<'a>,
+    meta: &'a ParamMeta,
+    cx: &'a DecodeCx,
+    expected: &'static str,
+    _t: PhantomData<T>,
+}
+
+impl<T: TryFrom<i128>> IntVisitor<'_, T> {
+    fn fit<E: de::Error>(
+        &self,
+        n: i128,
+        shown: impl FnOnce() -> String,
+        actual: impl FnOnce() -> String,
+    ) -> Result<T, E> {
+        check_allowed(
+            &Literal::Int(n).to_value(),
+            self.at,
+            self.meta,
+            self.cx,
+            actual,
+        )?;
+        T::try_from(n).map_err(|_| {
+            self.cx.fail(
+                self.at,
+                ArgsErrorKind::OutOfRange {
+                    value: shown(),
+                    rust_type: self.meta.rust_type,
+                },
+            )
+        })
+    }
+}
+
+impl<'de, T: TryFrom<i128>> Visitor<'de> for IntVisitor<'_, T> {
+    type Value = T;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an integer")
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<T, E> {
+        self.fit(i128::from(v), || v.to_string(), || format!("integer {v}"))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<T, E> {
+        self.fit(i128::from(v), || v.to_string(), || format!("integer {v}"))
+    }
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<T, E> {
+        self.fit(v, || v.to_string(), || format!("integer {v}"))
+    }
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<T, E> {
+        match i128::try_from(v) {
+            Ok(n) => self.fit(n, || v.to_string(), || format!("integer {v}")),
+            Err(_) => Err(self.cx.fail(
+                self.at,
+                ArgsErrorKind::OutOfRange {
+                    value: v.to_string(),
+                    rust_type: self.meta.rust_type,
+                },
+            )),
+        }
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<T, E> {
+        if !(v.is_finite() && v.fract() == 0.0) {
+            return Err(self.cx.fail(
+                self.at,
+                ArgsErrorKind::WrongType {
+                    expected: self.expected,
+                    actual: actual_f64(v),
+                },
+            ));
+        }
+        // Whole floats beyond i128 are out of range for every integer type.
+        let n = if v.abs() < 1.7e38 {
+            v as i128
+        } else {
+            i128::MAX
+        };
+        let shown = || Value::from(v).to_string();
+        if v.abs() >= 1.7e38 {
+            return Err(self.cx.fail(
+                self.at,
+                ArgsErrorKind::OutOfRange {
+                    value: shown(),
+                    rust_type: self.meta.rust_type,
+                },
+            ));
+        }
+        self.fit(n, shown, || actual_f64(v))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+        let t = v.trim();
+        let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(self.cx.fail(
+                self.at,
+                ArgsErrorKind::WrongType {
+                    expected: self.expected,
+                    actual: actual_str(v),
+                },
+            ));
+        }
+        let shown = || Value::from(v).to_string();
+        match t.parse::<i128>() {
+            Ok(n) => self.fit(n, shown, || actual_str(v)),
+            Err(_) => Err(self.cx.fail(
+                self.at,
+                ArgsErrorKind::OutOfRange {
+                    value: shown(),
+                    rust_type: self.meta.rust_type,
+                },
+            )),
+        }
+    }
+    reject_others! {
+        visit_bool(v: bool) => format!("boolean {v}");
+        visit_unit() => "null".to_owned();
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<T, A::Error> {
+        Err(self.cx.fail(
+            self.at,
+            ArgsErrorKind::WrongType {
+                expected: self.expected,
+                actual: "array".into(),
+            },
+        ))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<T, A::Error> {
+        Err(self.cx.fail(
+            self.at,
+            ArgsErrorKind::WrongType {
+                expected: self.expected,
+                actual: "object".into(),
+            },
+        ))
+    }
+}
+
+macro_rules! int_params {
+    ($($t:ty),*) => {$(
+        impl Param for $t {
+            const EXPECTED: &'static str = "integer";
+            fn decode<'de, D: Deserializer<'de>>(d: D, at: &Path<'_>, meta: &ParamMeta, cx: &DecodeCx) -> Result<Self, D::Error> {
+                d.deserialize_any(IntVisitor::<$t> { at, meta, cx, expected: Self::EXPECTED, _t: PhantomData })
+            }
+        }
+    )*};
+}
+int_params!(
+    i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize
+);
+
+macro_rules! nonzero_params {
+    ($($t:ty => $inner:ty),*) => {$(
+        impl Param for $t {
+            const EXPECTED: &'static str = "integer";
+            fn decode<'de, D: Deserializer<'de>>(d: D, at: &Path<'_>, meta: &ParamMeta, cx: &DecodeCx) -> Result<Self, D::Error> {
+                let n = <$inner as Param>::decode(d, at, meta, cx)?;
+                <$t>::new(n).ok_or_else(|| {
+                    cx.fail(at, ArgsErrorKind::OutOfRange { value: "0".to_owned(), rust_type: meta.rust_type })
+                })
+            }
+        }
+    )*};
+}
+nonzero_params!(
+    std::num::NonZeroI8 => i8, std::num::NonZeroI16 => i16, std::num::NonZeroI32 => i32,
+    std::num::NonZeroI64 => i64, std::num::NonZeroI128 => i128, std::num::NonZeroIsize => isize,
+    std::num::NonZeroU8 => u8, std::num::NonZeroU16 => u16, std::num::NonZeroU32 => u32,
+    std::num::NonZeroU64 => u64, std::num::NonZeroU128 => u128, std::num::NonZeroUsize => usize
+);
+
+// ---- floats ---------------------------------------------------------------------------------
+
+struct FloatVisitor<'a> {
+    at: &'a Path<'a>,
+    meta: &'a ParamMeta,
+    cx: &'a DecodeCx,
+    expected: &'static str,
+    max: f64,
+}
+
+impl FloatVisitor<'_> {
+    fn fit<E: de::Error>(&self, v: f64, actual: impl FnOnce() -> String) -> Result<f64, E> {
+        check_allowed(&Value::from(v), self.at, self.meta, self.cx, actual)?;
+        if v.abs() > self.max {
+            return Err(self.cx.fail(
+                self.at,
+                ArgsErrorKind::OutOfRange {
+                    value: Value::from(v).to_string(),
+                    rust_type: self.meta.rust_type,
+                },
+            ));
+        }
+        Ok(v)
+    }
+}
+
+impl<'de> Visitor<'de> for FloatVisitor<'_> {
+    type Value = f64;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a number")
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<f64, E> {
+        self.fit(v, || actual_f64(v))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<f64, E> {
+        self.fit(v as f64, || format!("integer {v}"))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<f64, E> {
+        self.fit(v as f64, || format!("integer {v}"))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<f64, E> {
+        match v.trim().parse::<f64>() {
+            Ok(f) if f.is_finite() => self.fit(f, || actual_str(v)),
+            _ => Err(self.cx.fail(
+                self.at,
+                ArgsErrorKind::WrongType {
+                    expected: self.expected,
+                    actual: actual_str(v),
+                },
+            )),
+        }
+    }
+    reject_others! {
+        visit_bool(v: bool) => format!("boolean {v}");
+        visit_unit() => "null".to_owned();
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<f64, A::Error> {
+        Err(self.cx.fail(
+            self.at,
+            ArgsErrorKind::WrongType {
+                expected: self.expected,
+                actual: "array".into(),
+            },
+        ))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<f64, A::Error> {
+        Err(self.cx.fail(
+            self.at,
+            ArgsErrorKind::WrongType {
+                expected: self.expected,
+                actual: "object".into(),
+            },
+        ))
+    }
+}
+
+impl Param for f64 {
+    const EXPECTED: &'static str = "number";
+    fn decode<'de, D: Deserializer<'de>>(
+        d: D,
+        at: &Path<'_>,
+        meta: &ParamMeta,
+        cx: &DecodeCx,
+    ) -> Result<Self, D::Error> {
+        d.deserialize_any(FloatVisitor {
+            at,
+            meta,
+            cx,
+            expected: Self::EXPECTED,
+            max: f64::MAX,
+        })
+    }
+}
+
+impl Param for f32 {
+    const EXPECTED: &'static str = "number";
+    fn decode<'de, D: Deserializer<'de>>(
+        d: D,
+        at: &Path<'_>,
+        meta: &ParamMeta,
+        cx: &DecodeCx,
+    ) -> Result<Self, D::Error> {
+        let v = d.deserialize_any(FloatVisitor {
+            at,
+            meta,
+            cx,
+            expected: Self::EXPECTED,
+            max: f64::from(f32::MAX),
+        })?;
+        Ok(v as f32)
+    }
+}
+
+// ---- booleans -------------------------------------------------------------------------------
+
+struct BoolVisitor<'a> {
+    at: &'a Path<'a>,
+    cx: &'a DecodeCx,
+    expected: &'static str,
+}
+
+impl<'de> Visitor<'de> for BoolVisitor<'_> {
+    type Value = bool;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a boolean")
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<bool, E> {
+        Ok(v)
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<bool, E> {
+        match v {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => Err(self.cx.fail(
+                self.at,
+                ArgsErrorKind::WrongType {
+                    expected: self.expected,
+                    actual: format!("integer {v}"),
+                },
+            )),
+        }
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<bool, E> {
+        Err(self.cx.fail(
+            self.at,
+            ArgsErrorKind::WrongType {
+                expected: self.expected,
+                actual: format!("integer {v}"),
+            },
+        ))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<bool, E> {
+        match v {
+            0.0 => Ok(false),
+            1.0 => Ok(true),
+            _ => Err(self.cx.fail(
+                self.at,
+                ArgsErrorKind::WrongType {
+                    expected: self.expected,
+                    actual: actual_f64(v),
+                },
+            )),
+        }
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<bool, E> {
+        parse_lenient_bool(v).ok_or_else(|| {
+            self.cx.fail(
+                self.at,
+                ArgsErrorKind::WrongType {
+                    expected: self.expected,
+                    actual: actual_str(v),
+                },
+            )
+        })
+    }
+    reject_others! {
+        visit_unit() => "null".to_owned();
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<bool, A::Error> {
+        Err(self.cx.fail(
+            self.at,
+            ArgsErrorKind::WrongType {
+                expected: self.expected,
+                actual: "array".into(),
+            },
+        ))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<bool, A::Error> {
+        Err(self.cx.fail(
+            self.at,
+            ArgsErrorKind::WrongType {
+                expected: self.expected,
+                actual: "object".into(),
+            },
+        ))
+    }
+}
+
+/// The lenient boolean words: trimmed, case-insensitive `true false 1 0 yes no on off t f y n`.
+pub fn parse_lenient_bool(text: &str) -> Option<bool> {
+    let t = text.trim();
+    const TRUE: [&str; 5] = ["true", "1", "yes", "on", "t"];
+    const FALSE: [&str; 5] = ["false", "0", "no", "off", "f"];
+    if TRUE.iter().any(|w| t.eq_ignore_ascii_case(w)) || t.eq_ignore_ascii_case("y") {
+        Some(true)
+    } else if FALSE.iter().any(|w| t.eq_ignore_ascii_case(w)) || t.eq_ignore_ascii_case("n") {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+impl Param for bool {
+    const EXPECTED: &'static str = "boolean";
+    fn decode<'de, D: Deserializer<'de>>(
+        d: D,
+        at: &Path<'_>,
+        _: &ParamMeta,
+        cx: &DecodeCx,
+    ) -> Result<Self, D::Error> {
+        d.deserialize_any(BoolVisitor {
+            at,
+            cx,
+            expected: Self::EXPECTED,
+        })
+    }
+}
+
+// ---- strings --------------------------------------------------------------------------------
+
+struct StrVisitor<'a> {
+    at: &'a Path<'a>,
+    meta: &'a ParamMeta,
+    cx: &'a DecodeCx,
+    expected: &'static str,
+}
+
+impl StrVisitor<'_> {
+    fn fit<E: de::Error>(&self, v: &str) -> Result<(), E> {
+        if let Some(allowed) = self.meta.allowed
+            && !allowed
+                .iter()
+                .any(|lit| matches!(lit, Literal::Str(s) if *s == v))
+        {
+            return Err(self.cx.fail(
+                self.at,
+                ArgsErrorKind::NotAllowed {
+                    allowed: allowed
+                        .iter()
+                        .map(|lit| lit.to_value().to_string())
+                        .collect(),
+                    actual: actual_str(v),
+                },
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl<'de> Visitor<'de> for StrVisitor<'_> {
+    type Value = String;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
+        self.fit(v)?;
+        Ok(v.to_owned())
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<String, E> {
+        self.fit(&v)?;
+        Ok(v)
+    }
+    reject_others! {
+        visit_bool(v: bool) => format!("boolean {v}");
+        visit_i64(v: i64) => format!("integer {v}");
+        visit_u64(v: u64) => format!("integer {v}");
+        visit_f64(v: f64) => actual_f64(v);
+        visit_unit() => "null".to_owned();
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+        Err(self.cx.fail(
+            self.at,
+            ArgsErrorKind::WrongType {
+                expected: self.expected,
+                actual: "array".into(),
+            },
+        ))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+        Err(self.cx.fail(
+            self.at,
+            ArgsErrorKind::WrongType {
+                expected: self.expected,
+                actual: "object".into(),
+            },
+        ))
+    }
+}
+
+impl Param for String {
+    const EXPECTED: &'static str = "string";
+    fn decode<'de, D: Deserializer<'de>>(
+        d: D,
+        at: &Path<'_>,
+        meta: &ParamMeta,
+        cx: &DecodeCx,
+    ) -> Result<Self, D::Error> {
+        d.deserialize_any(StrVisitor {
+            at,
+            meta,
+            cx,
+            expected: Self::EXPECTED,
+        })
+    }
+}
+
+macro_rules! string_like {
+    ($($t:ty),*) => {$(
+        impl Param for $t {
+            const EXPECTED: &'static str = "string";
+            fn decode<'de, D: Deserializer<'de>>(d: D, at: &Path<'_>, meta: &ParamMeta, cx: &DecodeCx) -> Result<Self, D::Error> {
+                String::decode(d, at, meta, cx).map(Into::into)
+            }
+        }
+    )*};
+}
+string_like!(
+    Box<str>,
+    std::sync::Arc<str>,
+    std::rc::Rc<str>,
+    std::borrow::Cow<'static, str>
+);
+
+impl Param for char {
+    const EXPECTED: &'static str = "string";
+    fn decode<'de, D: Deserializer<'de>>(
+        d: D,
+        at: &Path<'_>,
+        meta: &ParamMeta,
+        cx: &DecodeCx,
+    ) -> Result<Self, D::Error> {
+        let s = String::decode(d, at, meta, cx)?;
+        let mut chars = s.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => Ok(c),
+            _ => Err(cx.fail(
+                at,
+                ArgsErrorKind::Other(format!(
+                    "expected a single character, got {}",
+                    actual_str(&s)
+                )),
+            )),
+        }
+    }
+}
+
+// ---- JSON values ----------------------------------------------------------------------------
+
+impl Param for Value {
+    const EXPECTED: &'static str = "object";
+    fn decode<'de, D: Deserializer<'de>>(
+        d: D,
+        at: &Path<'_>,
+        meta: &ParamMeta,
+        cx: &DecodeCx,
+    ) -> Result<Self, D::Error> {
+        let value = <Value as serde::Deserialize>::deserialize(d)?;
+        check_allowed(&value, at, meta, cx, || actual_value(&value))?;
+        Ok(value)
+    }
+}
+
+impl Param for Map<String, Value> {
+    const EXPECTED: &'static str = "object";
+    fn decode<'de, D: Deserializer<'de>>(
+        d: D,
+        at: &Path<'_>,
+        _: &ParamMeta,
+        cx: &DecodeCx,
+    ) -> Result<Self, D::Error> {
+        match <Value as serde::Deserialize>::deserialize(d)? {
+            Value::Object(map) => Ok(map),
+            other => Err(cx.fail(
+                at,
+                ArgsErrorKind::WrongType {
+                    expected: "object",
+                    actual: actual_value(&other),
+                },
+            )),
+        }
+    }
+}
+
+// ---- containers -----------------------------------------------------------------------------
+
+/// The "wrong type" answers of a container visitor expecting an array or object.
+macro_rules! reject_seq_others {
+    () => {
+        fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+            Err(self.wrong(format!("boolean {v}")))
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+            Err(self.wrong(format!("integer {v}")))
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+            Err(self.wrong(format!("integer {v}")))
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+            Err(self.wrong(actual_f64(v)))
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            Err(self.wrong(actual_str(v)))
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Err(self.wrong("null".to_owned()))
+        }
+    };
+}
+
+struct OptionVisitor<'a, P> {
+    at: &'a Path<'a>,
+    meta: &'a ParamMeta,
+    cx: &'a DecodeCx,
+    _p: PhantomData<P>,
+}
+
+impl<'de, P: Param> Visitor<'de> for OptionVisitor<'_, P> {
+    type Value = Option<P>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an optional value")
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        P::decode(d, self.at, self.meta, self.cx).map(Some)
+    }
+}
+
+impl<P: Param> Param for Option<P> {
+    const EXPECTED: &'static str = P::EXPECTED;
+    fn decode<'de, D: Deserializer<'de>>(
+        d: D,
+        at: &Path<'_>,
+        meta: &ParamMeta,
+        cx: &DecodeCx,
+    ) -> Result<Self, D::Error> {
+        d.deserialize_option(OptionVisitor::<P> {
+            at,
+            meta,
+            cx,
+            _p: PhantomData,
+        })
+    }
+}
+
+struct SeqVisitor<'a, P> {
+    at: &'a Path<'a>,
+    meta: &'a ParamMeta,
+    cx: &'a DecodeCx,
+    _p: PhantomData<P>,
+}
+
+impl<'de, P: Param> Visitor<'de> for SeqVisitor<'_, P> {
+    type Value = Vec<P>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<P>, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+        loop {
+            let at = Path::Index(self.at, out.len());
+            match seq.next_element_seed(Seed::<P>::new(at, self.meta, self.cx))? {
+                Some(item) => out.push(item),
+                None => return Ok(out),
+            }
+        }
+    }
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Vec<P>, A::Error> {
+        Err(self.wrong("object".to_owned()))
+    }
+    reject_seq_others!();
+}
+
+impl<P> SeqVisitor<'_, P> {
+    fn wrong<E: de::Error>(&self, actual: String) -> E {
+        self.cx.fail(
+            self.at,
+            ArgsErrorKind::WrongType {
+                expected: "array",
+                actual,
+            },
+        )
+    }
+}
+
+impl<P: Param> Param for Vec<P> {
+    const EXPECTED: &'static str = "array";
+    fn decode<'de, D: Deserializer<'de>>(
+        d: D,
+        at: &Path<'_>,
+        meta: &ParamMeta,
+        cx: &DecodeCx,
+    ) -> Result<Self, D::Error> {
+        d.deserialize_any(SeqVisitor::<P> {
+            at,
+            meta,
+            cx,
+            _p: PhantomData,
+        })
+    }
+}
+
+macro_rules! seq_like {
+    ($($t:ident $(: $bound:path)?),*) => {$(
+        impl<P: Param $(+ $bound)?> Param for $t<P> {
+            const EXPECTED: &'static str = "array";
+            fn decode<'de, D: Deserializer<'de>>(d: D, at: &Path<'_>, meta: &ParamMeta, cx: &DecodeCx) -> Result<Self, D::Error> {
+                Vec::<P>::decode(d, at, meta, cx).map(|items| items.into_iter().collect())
+            }
+        }
+    )*};
+}
+seq_like!(VecDeque, BTreeSet: Ord);
+
+impl<P: Param + Eq + Hash> Param for HashSet<P> {
+    const EXPECTED: &'static str = "array";
+    fn decode<'de, D: Deserializer<'de>>(
+        d: D,
+        at: &Path<'_>,
+        meta: &ParamMeta,
+        cx: &DecodeCx,
+    ) -> Result<Self, D::Error> {
+        Vec::<P>::decode(d, at, meta, cx).map(|items| items.into_iter().collect())
+    }
+}
+
+impl<P: Param> Param for Box<[P]> {
+    const EXPECTED: &'static str = "array";
+    fn decode<'de, D: Deserializer<'de>>(
+        d: D,
+        at: &Path<'_>,
+        meta: &ParamMeta,
+        cx: &DecodeCx,
+    ) -> Result<Self, D::Error> {
+        Vec::<P>::decode(d, at, meta, cx).map(Vec::into_boxed_slice)
+    }
+}
+
+impl<P: Param, const N: usize> Param for [P; N] {
+    const EXPECTED: &'static str = "array";
+    fn decode<'de, D: Deserializer<'de>>(
+        d: D,
+        at: &Path<'_>,
+        meta: &ParamMeta,
+        cx: &DecodeCx,
+    ) -> Result<Self, D::Error> {
+        let items = Vec::<P>::decode(d, at, meta, cx)?;
+        let len = items.len();
+        <[P; N]>::try_from(items).map_err(|_| {
+            cx.fail(
+                at,
+                ArgsErrorKind::Other(format!("expected an array of {N} items, got {len}")),
+            )
+        })
+    }
+}
+
+struct MapVisitor<'a, P, M> {
+    at: &'a Path<'a>,
+    meta: &'a ParamMeta,
+    cx: &'a DecodeCx,
+    _p: PhantomData<(P, M)>,
+}
+
+impl<P, M> MapVisitor<'_, P, M> {
+    fn wrong<E: de::Error>(&self, actual: String) -> E {
+        self.cx.fail(
+            self.at,
+            ArgsErrorKind::WrongType {
+                expected: "object",
+                actual,
+            },
+        )
+    }
+}
+
+impl<'de, P: Param, M: Default + Extend<(String, P)>> Visitor<'de> for MapVisitor<'_, P, M> {
+    type Value = M;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<M, A::Error> {
+        let mut out = M::default();
+        while let Some(key) = map.next_key::<String>()? {
+            let at = Path::Field(self.at, &key);
+            let value = map.next_value_seed(Seed::<P>::new(at, self.meta, self.cx))?;
+            out.extend(std::iter::once((key, value)));
+        }
+        Ok(out)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<M, A::Error> {
+        Err(self.wrong("array".to_owned()))
+    }
+    reject_seq_others!();
+}
+
+macro_rules! map_like {
+    ($($t:ident),*) => {$(
+        impl<K: From<String> + Ord + Eq + Hash, P: Param> Param for $t<K, P> {
+            const EXPECTED: &'static str = "object";
+            fn decode<'de, D: Deserializer<'de>>(d: D, at: &Path<'_>, meta: &ParamMeta, cx: &DecodeCx) -> Result<Self, D::Error> {
+                let pairs: Vec<(String, P)> = d.deserialize_any(MapVisitor::<P, Vec<(String, P)>> { at, meta, cx, _p: PhantomData })?;
+                Ok(pairs.into_iter().map(|(k, v)| (K::from(k), v)).collect())
+            }
+        }
+    )*};
+}
+map_like!(HashMap, BTreeMap);
+
+// ---- user types -----------------------------------------------------------------------------
+
+/// A parameter of a type the macro does not know: read with its own `Deserialize`, without the
+/// lenient scalar rules, with the JSON path of a failure inside it.
+#[derive(Debug)]
+pub struct Plain<T>(pub T);
+
+impl<T: serde::de::DeserializeOwned> Param for Plain<T> {
+    const EXPECTED: &'static str = "object";
+    fn decode<'de, D: Deserializer<'de>>(
+        d: D,
+        at: &Path<'_>,
+        meta: &ParamMeta,
+        cx: &DecodeCx,
+    ) -> Result<Self, D::Error> {
+        let value = <Value as serde::Deserialize>::deserialize(d)?;
+        check_allowed(&value, at, meta, cx, || actual_value(&value))?;
+        match serde_path_to_error::deserialize::<_, T>(value) {
+            Ok(v) => Ok(Plain(v)),
+            Err(e) => {
+                let inner = e.path().to_string();
+                let message = e.into_inner().to_string();
+                let base = at.render();
+                let path = match inner.as_str() {
+                    "." | "" => base,
+                    p if p.starts_with('[') => format!("{base}{p}"),
+                    p => format!("{base}.{p}"),
+                };
+                let mut slot = cx.error.borrow_mut();
+                if slot.is_none() {
+                    *slot = Some(ArgsError::new(path, ArgsErrorKind::Other(message)));
+                }
+                Err(de::Error::custom("toolhook argument error"))
+            }
+        }
+    }
+}
+
+// ---- the argument object --------------------------------------------------------------------
+
+/// The hidden argument struct of a `#[tool]`.
+pub trait ArgsStruct: Sized {
+    /// Parameter names (schema names), in declaration order.
+    const NAMES: &'static [&'static str];
+    /// Whether undeclared arguments are errors.
+    const DENY_UNKNOWN: bool;
+    /// One `Option` per parameter.
+    type Slots: Default;
+    /// Reads the value of parameter `index`.
+    fn decode_field<'de, A: MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+        cx: &DecodeCx,
+    ) -> Result<(), A::Error>;
+    /// Applies defaults; `Err(index)` names the first missing required parameter.
+    fn finish(slots: Self::Slots) -> Result<Self, usize>;
+}
+
+enum Key {
+    Known(usize),
+    Unknown(String),
+}
+
+struct KeySeed(&'static [&'static str]);
+
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = Key;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeySeed {
+    type Value = Key;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a parameter name")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Key, E> {
+        Ok(match self.0.iter().position(|name| *name == v) {
+            Some(i) => Key::Known(i),
+            None => Key::Unknown(v.to_owned()),
+        })
+    }
+}
+
+struct ArgsVisitor<'a, A> {
+    cx: &'a DecodeCx,
+    _a: PhantomData<A>,
+}
+
+impl<'de, A: ArgsStruct> Visitor<'de> for ArgsVisitor<'_, A> {
+    type Value = A::Slots;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<A::Slots, M::Error> {
+        let mut slots = A::Slots::default();
+        while let Some(key) = map.next_key_seed(KeySeed(A::NAMES))? {
+            match key {
+                Key::Known(i) => A::decode_field(&mut slots, i, &mut map, self.cx)?,
+                Key::Unknown(name) if A::DENY_UNKNOWN => {
+                    return Err(self.cx.fail(&Path::Param(&name), ArgsErrorKind::Unknown));
+                }
+                Key::Unknown(_) => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(slots)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<A::Slots, E> {
+        Ok(A::Slots::default())
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<A::Slots, E> {
+        Err(self.not_object())
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<A::Slots, E> {
+        Err(self.not_object())
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<A::Slots, E> {
+        Err(self.not_object())
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<A::Slots, E> {
+        Err(self.not_object())
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<A::Slots, E> {
+        Err(self.not_object())
+    }
+    fn visit_seq<S: SeqAccess<'de>>(self, _: S) -> Result<A::Slots, S::Error> {
+        Err(self.not_object())
+    }
+}
+
+impl<A> ArgsVisitor<'_, A> {
+    fn not_object<E: de::Error>(&self) -> E {
+        let mut slot = self.cx.error.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(ArgsError::document(ArgsErrorKind::NotAnObject));
+        }
+        E::custom("toolhook argument error")
+    }
+}
+
+fn finish<A: ArgsStruct>(slots: A::Slots) -> Result<A, ArgsError> {
+    A::finish(slots).map_err(|i| ArgsError::new(A::NAMES[i].to_owned(), ArgsErrorKind::Missing))
+}
+
+/// Decodes arguments text; empty text and `null` mean `{}`.
+pub fn decode_text<A: ArgsStruct>(text: &str) -> Result<A, ArgsError> {
+    if text.trim().is_empty() {
+        return finish::<A>(A::Slots::default());
+    }
+    let cx = DecodeCx::default();
+    let mut de = serde_json::Deserializer::from_str(text);
+    let slots = de
+        .deserialize_any(ArgsVisitor::<A> {
+            cx: &cx,
+            _a: PhantomData,
+        })
+        .and_then(|slots| de.end().map(|()| slots));
+    match slots {
+        Ok(slots) => finish::<A>(slots),
+        Err(e) => Err(cx
+            .take()
+            .unwrap_or_else(|| ArgsError::document(ArgsErrorKind::InvalidJson(e.to_string())))),
+    }
+}
+
+/// Decodes an arguments value; `null` means `{}`.
+pub fn decode_value<A: ArgsStruct>(value: &Value) -> Result<A, ArgsError> {
+    let cx = DecodeCx::default();
+    match value.deserialize_any(ArgsVisitor::<A> {
+        cx: &cx,
+        _a: PhantomData,
+    }) {
+        Ok(slots) => finish::<A>(slots),
+        Err(e) => Err(cx
+            .take()
+            .unwrap_or_else(|| ArgsError::document(ArgsErrorKind::Other(e.to_string())))),
+    }
+}
+
+/// Decodes a call's arguments, text or value.
+pub fn decode<A: ArgsStruct>(arguments: &ToolArguments) -> Result<A, ArgsError> {
+    match arguments {
+        ToolArguments::Text(text) => decode_text(text),
+        ToolArguments::Value(value) => decode_value(value),
+    }
+}
+
+/// How deeply arrays and objects nest in JSON text (the top-level object is 1); stops counting
+/// once past `limit`. Strings are skipped, so brackets inside them do not count.
+pub fn json_depth_exceeds(text: &str, limit: usize) -> bool {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in text.as_bytes() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limit {
+                    return true;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The nesting depth of a value (the top-level object is 1; scalars are 0).
+pub fn value_depth(value: &Value) -> usize {
+    match value {
+        Value::Array(items) => 1 + items.iter().map(value_depth).max().unwrap_or(0),
+        Value::Object(map) => 1 + map.values().map(value_depth).max().unwrap_or(0),
+        _ => 0,
+    }
+}

@@ -1,0 +1,135 @@
+//! Declare LLM tools and chat hooks for a bot host with attribute macros.
+//!
+//! `toolhook` is what a plugin author depends on. `#[tool]` turns a function into a tool a model
+//! can call: its JSON Schema and its parameter docs (English and Simplified Chinese) are rendered
+//! **at compile time** from the signature, the doc comments and `#[param]` attributes, and the tool
+//! registers itself, so the host finds it without any glue code. Hosts collect, expose and run the
+//! tools with `toolhook-runtime`.
+//!
+//! ```
+//! use toolhook::{DeclaredTool, Dialect, Locale, tool};
+//!
+//! /// Look up the weather forecast for a city.
+//! ///
+//! /// Forecasts beyond five days are unreliable.
+//! #[tool(core_tool = true)]
+//! async fn weather(
+//!     /// City name, e.g. "Paris".
+//!     city: String,
+//!     /// Temperature unit.
+//!     #[param(enum = ["celsius", "fahrenheit"], default = "celsius")]
+//!     unit: String,
+//!     /// Days ahead.
+//!     days: Option<u8>,
+//! ) -> String {
+//!     format!("{city}: sunny, 21 degrees {unit}, {} day(s) ahead", days.unwrap_or(1))
+//! }
+//!
+//! let weather = DeclaredTool::all().into_iter().find(|t| t.name() == "weather").unwrap().spec()?;
+//! assert_eq!(weather.description(Locale::En), "Look up the weather forecast for a city.");
+//! assert_eq!(
+//!     weather.detailed_description(Locale::En),
+//!     "Parameter details:\n\
+//!      - city: string, required. City name, e.g. \"Paris\"\n\
+//!      - unit: string, optional. Temperature unit. Allowed values: celsius, fahrenheit. Default: celsius\n\
+//!      - days: integer, optional. Days ahead\n\
+//!      \n\
+//!      Forecasts beyond five days are unreliable."
+//! );
+//! assert_eq!(
+//!     weather.detailed_description(Locale::ZhHans).lines().nth(2),
+//!     Some("- unit：string，可选。Temperature unit. 可选值：celsius、fahrenheit。 默认值：celsius。")
+//! );
+//! let definition = weather.llm_definition(Dialect::OpenAiChat, Locale::En)?;
+//! assert_eq!(definition["function"]["parameters"]["required"], serde_json::json!(["city"]));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # What is rendered when
+//!
+//! When every parameter has a standard type (strings, integers, floats, `bool`, `Option`,
+//! sequences, string-keyed maps and `serde_json` values, however nested) and `enum`/`default` are
+//! literals, `#[tool]` renders the schema and both locales' texts itself and embeds them as
+//! `&'static str` data. A parameter of any other type (your own structs and enums deriving
+//! [`schemars::JsonSchema`] and [`serde::Deserialize`], type aliases) is described by schemars when
+//! a registry is built, once; so is the output schema of a [`Json<T>`] return. Both paths share
+//! one implementation of the rules, which [`ToolSpec::builder`] also runs.
+//!
+//! # Crate map
+//!
+//! - [`ToolSpec`], [`ToolSpecBuilder`], [`ToolParameterInfo`]: the tool model and the run-time builder.
+//! - [`Dialect`]: definitions for OpenAI (chat, responses, strict), Anthropic, Gemini and MCP.
+//! - [`ToolInvocation`], [`ToolExecutionContext`], [`ToolExecutionResult`], [`ToolOutput`],
+//!   [`ToolContentItem`]: calls and results.
+//! - [`ActionInfo`], [`ToolSpec::from_action`]: legacy actions.
+//! - [`args`]: how a model's arguments are decoded, and the errors it reports.
+//!
+//! # Dependencies of a plugin crate
+//!
+//! A crate whose tools use only std and `serde_json` types depends on `toolhook` alone. Its own
+//! parameter types derive through the re-exports:
+//!
+//! ```
+//! use toolhook::{schemars, serde};
+//!
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! #[serde(crate = "toolhook::serde")]
+//! #[schemars(crate = "toolhook::schemars")]
+//! struct Filter {
+//!     /// Field to match.
+//!     field: String,
+//! }
+//! ```
+#![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+#[path = "shared/mod.rs"]
+mod shared;
+
+mod annotation;
+pub mod args;
+mod content;
+mod context;
+mod dialect;
+mod error;
+mod icon;
+mod invocation;
+mod output;
+mod registration;
+mod result;
+mod rust_schema;
+mod spec;
+
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
+
+pub use annotation::ToolAnnotation;
+pub use content::{ContentType, ToolContentItem};
+pub use context::{Phase, ToolAvailabilityContext, ToolExecutionContext};
+pub use dialect::{Dialect, ParseDialectError, ProjectionError};
+pub use error::ToolError;
+pub use icon::ToolIcon;
+pub use invocation::{ToolArguments, ToolInvocation};
+pub use output::{IntoToolResult, Json, ToolOutput};
+pub use registration::{DeclaredTool, ToolKind};
+pub use result::ToolExecutionResult;
+pub use shared::access::{ChatScope, ParseAccessError, PermissionLevel};
+pub use shared::action::{ActionInfo, ActivationType, ChatMode};
+pub use shared::error::ToolSpecError;
+pub use shared::locale::{Locale, ParseLocaleError};
+pub use shared::param::{ToolParamType, ToolParameterInfo};
+pub use shared::visibility::{ParseVisibilityError, Visibility};
+pub use spec::{ToolSpec, ToolSpecBuilder};
+
+pub use toolhook_macros::tool;
+
+/// Re-exported so plugin crates can derive `JsonSchema` without depending on schemars
+/// (`#[schemars(crate = "toolhook::schemars")]`).
+pub use schemars;
+/// Re-exported so plugin crates can derive `Deserialize` without depending on serde
+/// (`#[serde(crate = "toolhook::serde")]`).
+pub use serde;
+
+/// A boxed, `Send` future: what providers and generated invokers return.
+pub type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;

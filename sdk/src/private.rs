@@ -1,0 +1,67 @@
+//! Support for the code `toolhook-macros` generates. Not a public API: everything here may change
+//! in any release.
+//!
+//! Generated code names everything through `::toolhook::__private`, so a plugin crate needs no
+//! direct `serde`, `schemars` or `inventory` dependency.
+
+pub use crate::args;
+pub use crate::output::Structured;
+pub use crate::registration::{Invoker, ToolKind, ToolRegistration};
+pub use crate::rust_schema::{RustParam, SchemaCx, array_of, compose, map_of, static_schema};
+pub use inventory;
+pub use schemars;
+pub use serde;
+pub use serde_json;
+
+use crate::{IntoToolResult, Locale, ToolExecutionContext, ToolExecutionResult};
+
+/// The execution context a tool asked for, or an empty one when the call has none.
+pub fn context_or_default(
+    ctx: Option<&ToolExecutionContext>,
+) -> std::borrow::Cow<'_, ToolExecutionContext> {
+    match ctx {
+        Some(ctx) => std::borrow::Cow::Borrowed(ctx),
+        None => std::borrow::Cow::Owned(ToolExecutionContext::default()),
+    }
+}
+
+/// Converts a tool's return value (already wrapped by the macro where needed).
+pub fn into_result<R: IntoToolResult>(value: R, locale: Locale) -> ToolExecutionResult {
+    value.into_tool_result(locale)
+}
+
+/// The output schema of a `Json<T>` return type.
+pub fn output_schema<T: schemars::JsonSchema>(cx: &mut SchemaCx) -> serde_json::Value {
+    cx.schema::<T>()
+}
+
+/// Checks that a JSON value deserialises into `T` (`default` and `enum` values of types the macro
+/// could not check).
+pub fn check_value<T: serde::de::DeserializeOwned>(
+    value: &serde_json::Value,
+) -> Result<(), String> {
+    serde_json::from_value::<T>(value.clone())
+        .map(drop)
+        .map_err(|e| e.to_string())
+}
+
+/// Carries the bound every parameter of a type the macro does not know must meet.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool parameter: derive `schemars::JsonSchema` and `serde::Deserialize` for it",
+    label = "this type needs `JsonSchema` and `Deserialize`",
+    note = "derive them through the re-exports: #[derive(toolhook::schemars::JsonSchema, toolhook::serde::Deserialize)] with #[serde(crate = \"toolhook::serde\")] and #[schemars(crate = \"toolhook::schemars\")]"
+)]
+pub trait ToolParameter {}
+
+impl<T: schemars::JsonSchema + serde::de::DeserializeOwned> ToolParameter for T {}
+
+/// Asserts at compile time that `T` can be a tool parameter (spanned at the parameter's type).
+pub const fn assert_parameter<T: ToolParameter>() {}
+
+/// Asserts at compile time that `T` can be returned from a tool (spanned at the return type).
+pub const fn assert_return<T: IntoToolResult>() {}
+
+/// Asserts at compile time that an async tool's future is `Send`.
+pub fn assert_send<F: std::future::Future + Send>(future: F) -> F {
+    future
+}

@@ -1,0 +1,682 @@
+//! The immutable description of one tool, and the builder that makes one.
+
+use crate::shared::action::{ActionInfo, render_action};
+use crate::shared::docs;
+use crate::shared::schema::{schema_from_list, schema_from_raw};
+use crate::{
+    ChatScope, Dialect, Locale, PermissionLevel, ProjectionError, ToolAnnotation, ToolIcon,
+    ToolParameterInfo, ToolSpecError, Visibility,
+};
+use serde_json::{Map, Value};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Everything a host and a model need to know about one tool: its name, model-visible texts in
+/// both locales, its parameters schema, and its access rules.
+///
+/// Immutable and cheap to clone (the data is shared). Build one with [`ToolSpec::builder`], from a
+/// legacy action with [`ToolSpec::from_action`], or let `#[tool]` declare it.
+///
+/// ```
+/// use toolhook::{Locale, ToolParamType, ToolParameterInfo, ToolSpec, Visibility};
+///
+/// let spec = ToolSpec::builder("weather")
+///     .brief_description("Look up the weather")
+///     .parameters(vec![
+///         ToolParameterInfo::new("city", ToolParamType::String).description("City name"),
+///         ToolParameterInfo::new("days", ToolParamType::Integer).default(3).required(false),
+///     ])
+///     .core_tool(true)
+///     .build()?;
+/// assert_eq!(spec.visibility(), Visibility::Visible);
+/// assert_eq!(spec.description(Locale::En), "Look up the weather");
+/// assert_eq!(
+///     spec.detailed_description(Locale::En),
+///     "Parameter details:\n- city: string, required. City name\n- days: integer, optional. No description. Default: 3"
+/// );
+/// assert_eq!(spec.parameters_schema()["required"], serde_json::json!(["city"]));
+/// # Ok::<(), toolhook::ToolSpecError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct ToolSpec {
+    data: Arc<SpecData>,
+}
+
+#[derive(Clone, Debug)]
+struct SpecData {
+    name: String,
+    title: String,
+    brief: [String; 2],
+    detailed: [String; 2],
+    schema: Value,
+    /// The zh-Hans schema when it differs from the default one (legacy actions, built-ins).
+    schema_zh: Option<Value>,
+    output_schema: Option<Value>,
+    provider_name: String,
+    provider_type: String,
+    enabled: bool,
+    visibility: Visibility,
+    platforms: Vec<String>,
+    permission: PermissionLevel,
+    scopes: Vec<ChatScope>,
+    icons: Vec<ToolIcon>,
+    annotation: ToolAnnotation,
+    metadata: Map<String, Value>,
+    timeout: Option<Duration>,
+    deny_unknown_args: bool,
+}
+
+impl ToolSpec {
+    /// Starts building a tool called `name`.
+    pub fn builder(name: impl Into<String>) -> ToolSpecBuilder {
+        ToolSpecBuilder::new(name.into())
+    }
+
+    /// Converts a legacy (SDK 1.x) action declaration into a tool, as the reference host does:
+    /// every parameter an optional string, the activation fields kept as metadata, and a generated
+    /// detailed text in each locale. The only error is a blank name.
+    ///
+    /// Logs one `tracing` warning per action name, asking for a `#[tool]` declaration.
+    ///
+    /// ```
+    /// use toolhook::{ActionInfo, Locale, ToolSpec};
+    ///
+    /// let mut info = ActionInfo::new("poke");
+    /// info.description = "Poke a user".into();
+    /// info.action_parameters.insert("target".into(), "User ID".into());
+    /// let spec = ToolSpec::from_action(info)?;
+    /// assert_eq!(
+    ///     spec.detailed_description(Locale::En),
+    ///     "Parameter details:\n- target: string, optional. User ID\n\nLegacy action activation: always."
+    /// );
+    /// assert_eq!(spec.metadata()["legacy_action"], true);
+    /// # Ok::<(), toolhook::ToolSpecError>(())
+    /// ```
+    pub fn from_action(info: ActionInfo) -> Result<ToolSpec, ToolSpecError> {
+        check_name(&info.name)?;
+        warn_legacy_action_once(&info.name);
+        let rendered = render_action(&info);
+        let [schema, schema_zh] = rendered.schema;
+        let schema_zh = (schema_zh != schema).then_some(schema_zh);
+        let mut data = SpecData::new(info.name);
+        data.brief = rendered.brief;
+        data.detailed = rendered.detailed;
+        data.schema = schema;
+        data.schema_zh = schema_zh;
+        data.visibility = rendered.visibility;
+        data.metadata = rendered.metadata;
+        Ok(ToolSpec {
+            data: Arc::new(data),
+        })
+    }
+
+    /// The tool's name (for a listed copy: the registry name).
+    pub fn name(&self) -> &str {
+        &self.data.name
+    }
+
+    /// A human-readable title, or `""`.
+    pub fn title(&self) -> &str {
+        &self.data.title
+    }
+
+    /// The brief the model sees in its tool definitions.
+    pub fn description(&self, locale: Locale) -> &str {
+        &self.data.brief[locale.index()]
+    }
+
+    /// The detailed description: the generated parameter block and the author's text.
+    pub fn detailed_description(&self, locale: Locale) -> &str {
+        &self.data.detailed[locale.index()]
+    }
+
+    /// The canonical parameters schema (an object schema, declaration order kept) in the default
+    /// locale.
+    pub fn parameters_schema(&self) -> &Value {
+        &self.data.schema
+    }
+
+    /// The parameters schema in a locale; differs from [`parameters_schema`](Self::parameters_schema)
+    /// only for tools with localised parameter texts (legacy actions, `tool_search`).
+    pub fn parameters_schema_for(&self, locale: Locale) -> &Value {
+        match (locale, &self.data.schema_zh) {
+            (Locale::ZhHans, Some(schema)) => schema,
+            _ => &self.data.schema,
+        }
+    }
+
+    /// The schema of the tool's structured output, if declared (`Json<T>` returns).
+    pub fn output_schema(&self) -> Option<&Value> {
+        self.data.output_schema.as_ref()
+    }
+
+    /// The provider that serves the tool, or `""` before a provider lists it.
+    pub fn provider_name(&self) -> &str {
+        &self.data.provider_name
+    }
+
+    /// The kind of provider (`builtin`, `plugin`, `mcp`, …), or `""`.
+    pub fn provider_type(&self) -> &str {
+        &self.data.provider_type
+    }
+
+    /// Whether the tool may be listed: false when hidden or switched off.
+    pub fn enabled(&self) -> bool {
+        self.data.enabled && self.data.visibility != Visibility::Hidden
+    }
+
+    /// Whether the tool is visible, deferred or hidden.
+    pub fn visibility(&self) -> Visibility {
+        self.data.visibility
+    }
+
+    /// The platforms it is available on (trimmed, lower-cased); empty means any.
+    pub fn platforms(&self) -> &[String] {
+        &self.data.platforms
+    }
+
+    /// The lowest caller rank that may use it.
+    pub fn permission(&self) -> PermissionLevel {
+        self.data.permission
+    }
+
+    /// The chat scopes it is available in; empty means any.
+    pub fn scopes(&self) -> &[ChatScope] {
+        &self.data.scopes
+    }
+
+    /// Icons for hosts and MCP clients.
+    pub fn icons(&self) -> &[ToolIcon] {
+        &self.data.icons
+    }
+
+    /// Behaviour hints (MCP annotations).
+    pub fn annotation(&self) -> &ToolAnnotation {
+        &self.data.annotation
+    }
+
+    /// Free-form metadata, in insertion order. Reserved keys: `plugin_id`, `server_name`,
+    /// `registry_original_name`, `visibility`.
+    pub fn metadata(&self) -> &Map<String, Value> {
+        &self.data.metadata
+    }
+
+    /// The tool's own timeout; `None` means the registry's default.
+    pub fn timeout(&self) -> Option<Duration> {
+        self.data.timeout
+    }
+
+    /// Whether arguments the schema does not declare are errors.
+    pub fn deny_unknown_args(&self) -> bool {
+        self.data.deny_unknown_args
+    }
+
+    /// The definition of this tool in a model API's format (see [`Dialect`]).
+    ///
+    /// ```
+    /// use toolhook::{Dialect, Locale, ToolSpec};
+    ///
+    /// let spec = ToolSpec::builder("ping").brief_description("Check the bot").build()?;
+    /// let def = spec.llm_definition(Dialect::Anthropic, Locale::En)?;
+    /// assert_eq!(
+    ///     def.to_string(),
+    ///     r#"{"name":"ping","description":"Check the bot","input_schema":{"type":"object","properties":{},"required":[]}}"#
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn llm_definition(
+        &self,
+        dialect: Dialect,
+        locale: Locale,
+    ) -> Result<Value, ProjectionError> {
+        crate::dialect::project(self, dialect, locale, self.description(locale))
+    }
+
+    /// Like [`llm_definition`](Self::llm_definition) with another description text (the registry
+    /// appends the detailed text when configured to).
+    #[doc(hidden)]
+    pub fn __llm_definition_described(
+        &self,
+        dialect: Dialect,
+        locale: Locale,
+        description: &str,
+    ) -> Result<Value, ProjectionError> {
+        crate::dialect::project(self, dialect, locale, description)
+    }
+
+    /// The copy a registry lists: renamed, with `registry_original_name` in its metadata and the
+    /// provider's identity. Texts are not re-rendered.
+    #[doc(hidden)]
+    pub fn __listed_copy(
+        &self,
+        registry_name: &str,
+        provider_name: &str,
+        provider_type: &str,
+    ) -> ToolSpec {
+        let mut data = (*self.data).clone();
+        data.metadata.insert(
+            "registry_original_name".into(),
+            Value::from(self.data.name.clone()),
+        );
+        data.name = registry_name.to_owned();
+        data.provider_name = provider_name.to_owned();
+        data.provider_type = provider_type.to_owned();
+        ToolSpec {
+            data: Arc::new(data),
+        }
+    }
+
+    /// A copy with extra metadata entries (providers stamp `plugin_id`, `visibility`).
+    #[doc(hidden)]
+    pub fn __with_metadata(&self, entries: impl IntoIterator<Item = (String, Value)>) -> ToolSpec {
+        let mut data = (*self.data).clone();
+        data.metadata.extend(entries);
+        ToolSpec {
+            data: Arc::new(data),
+        }
+    }
+
+    /// A copy served by another provider.
+    #[doc(hidden)]
+    pub fn __with_provider(&self, provider_name: &str, provider_type: &str) -> ToolSpec {
+        let mut data = (*self.data).clone();
+        data.provider_name = provider_name.to_owned();
+        data.provider_type = provider_type.to_owned();
+        ToolSpec {
+            data: Arc::new(data),
+        }
+    }
+
+    /// A copy with another visibility and switch (the host's decision about a component).
+    #[doc(hidden)]
+    pub fn __with_visibility(&self, visibility: Visibility) -> ToolSpec {
+        let mut data = (*self.data).clone();
+        data.visibility = visibility;
+        ToolSpec {
+            data: Arc::new(data),
+        }
+    }
+}
+
+impl PartialEq for ToolSpec {
+    /// Two specs are equal when their serialised forms (key order included) are equal.
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.data, &other.data)
+            || serde_json::to_string(self).ok() == serde_json::to_string(other).ok()
+                && self.data.timeout == other.data.timeout
+                && self.data.deny_unknown_args == other.data.deny_unknown_args
+                && self.data.schema_zh == other.data.schema_zh
+    }
+}
+
+impl serde::Serialize for ToolSpec {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(serde::Serialize)]
+        struct PerLocale<'a> {
+            en: &'a str,
+            #[serde(rename = "zh-Hans")]
+            zh_hans: &'a str,
+        }
+        #[derive(serde::Serialize)]
+        struct Form<'a> {
+            name: &'a str,
+            title: &'a str,
+            description: PerLocale<'a>,
+            detailed_description: PerLocale<'a>,
+            parameters_schema: &'a Value,
+            output_schema: Option<&'a Value>,
+            provider_name: &'a str,
+            provider_type: &'a str,
+            enabled: bool,
+            visibility: Visibility,
+            platforms: &'a [String],
+            permission: PermissionLevel,
+            scopes: &'a [ChatScope],
+            icons: &'a [ToolIcon],
+            annotation: &'a ToolAnnotation,
+            metadata: &'a Map<String, Value>,
+        }
+        let d = &*self.data;
+        Form {
+            name: &d.name,
+            title: &d.title,
+            description: PerLocale {
+                en: &d.brief[0],
+                zh_hans: &d.brief[1],
+            },
+            detailed_description: PerLocale {
+                en: &d.detailed[0],
+                zh_hans: &d.detailed[1],
+            },
+            parameters_schema: &d.schema,
+            output_schema: d.output_schema.as_ref(),
+            provider_name: &d.provider_name,
+            provider_type: &d.provider_type,
+            enabled: self.enabled(),
+            visibility: d.visibility,
+            platforms: &d.platforms,
+            permission: d.permission,
+            scopes: &d.scopes,
+            icons: &d.icons,
+            annotation: &d.annotation,
+            metadata: &d.metadata,
+        }
+        .serialize(serializer)
+    }
+}
+
+impl SpecData {
+    fn new(name: String) -> Self {
+        SpecData {
+            name,
+            title: String::new(),
+            brief: Default::default(),
+            detailed: Default::default(),
+            schema: crate::shared::schema::empty_object_schema(),
+            schema_zh: None,
+            output_schema: None,
+            provider_name: String::new(),
+            provider_type: String::new(),
+            enabled: true,
+            visibility: Visibility::Deferred,
+            platforms: Vec::new(),
+            permission: PermissionLevel::User,
+            scopes: Vec::new(),
+            icons: Vec::new(),
+            annotation: ToolAnnotation::default(),
+            metadata: Map::new(),
+            timeout: None,
+            deny_unknown_args: false,
+        }
+    }
+}
+
+fn check_name(name: &str) -> Result<(), ToolSpecError> {
+    if name.trim().is_empty() {
+        return Err(ToolSpecError::BlankName);
+    }
+    if name.trim() != name {
+        return Err(ToolSpecError::PaddedName {
+            name: name.to_owned(),
+        });
+    }
+    Ok(())
+}
+
+fn warn_legacy_action_once(name: &str) {
+    use std::collections::HashSet;
+    use std::sync::{Mutex, OnceLock};
+    static WARNED: OnceLock<Mutex<HashSet<String>>> = OnceLock::new();
+    let mut warned = WARNED
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if warned.insert(name.to_owned()) {
+        tracing::warn!("legacy action \"{name}\" is converted to a tool; declare it with #[tool]");
+    }
+}
+
+/// Builds a [`ToolSpec`]; see [`ToolSpec::builder`].
+///
+/// Every method may be called in any order; [`build`](Self::build) checks the whole declaration
+/// and renders both locales' texts once.
+#[derive(Clone, Debug)]
+#[must_use = "call .build() to get the ToolSpec"]
+pub struct ToolSpecBuilder {
+    data: SpecData,
+    description: Option<String>,
+    brief_description: Option<String>,
+    detailed_description: Option<String>,
+    parameters: Vec<ToolParameterInfo>,
+    parameters_raw: Option<Value>,
+    parameters_raw_zh: Option<Value>,
+    core_tool: bool,
+    visibility: Option<Visibility>,
+    prerendered: Option<Prerendered>,
+}
+
+/// Texts and schema rendered at compile time by `#[tool]`.
+#[derive(Clone, Debug)]
+struct Prerendered {
+    schema: Value,
+    brief: [String; 2],
+    detailed: [String; 2],
+}
+
+impl ToolSpecBuilder {
+    fn new(name: String) -> Self {
+        ToolSpecBuilder {
+            data: SpecData::new(name),
+            description: None,
+            brief_description: None,
+            detailed_description: None,
+            parameters: Vec::new(),
+            parameters_raw: None,
+            parameters_raw_zh: None,
+            core_tool: false,
+            visibility: None,
+            prerendered: None,
+        }
+    }
+
+    /// The legacy brief, used when [`brief_description`](Self::brief_description) is unset or blank.
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+
+    /// The brief the model sees next to the tool's name.
+    pub fn brief_description(mut self, brief: impl Into<String>) -> Self {
+        self.brief_description = Some(brief.into());
+        self
+    }
+
+    /// The author's detailed text, shown after the generated parameter block.
+    pub fn detailed_description(mut self, detailed: impl Into<String>) -> Self {
+        self.detailed_description = Some(detailed.into());
+        self
+    }
+
+    /// The parameters as a list (tools.md §4.1).
+    pub fn parameters(mut self, parameters: Vec<ToolParameterInfo>) -> Self {
+        self.parameters = parameters;
+        self
+    }
+
+    /// The parameters in the legacy dict form: a full object schema, or a map of parameter name to
+    /// property schema with a `required` flag per property (tools.md §4.2).
+    pub fn parameters_raw(mut self, schema: Value) -> Self {
+        self.parameters_raw = Some(schema);
+        self
+    }
+
+    /// The zh-Hans variant of [`parameters_raw`](Self::parameters_raw), for tools whose parameter
+    /// descriptions are translated; [`ToolSpec::parameters_schema_for`] returns it for
+    /// [`Locale::ZhHans`], and the zh-Hans parameter block is rendered from it.
+    pub fn parameters_raw_zh_hans(mut self, schema: Value) -> Self {
+        self.parameters_raw_zh = Some(schema);
+        self
+    }
+
+    /// A core tool is visible, unless [`visibility`](Self::visibility) says otherwise.
+    pub fn core_tool(mut self, core_tool: bool) -> Self {
+        self.core_tool = core_tool;
+        self
+    }
+
+    /// Visible, deferred (the default) or hidden; wins over [`core_tool`](Self::core_tool).
+    pub fn visibility(mut self, visibility: Visibility) -> Self {
+        self.visibility = Some(visibility);
+        self
+    }
+
+    /// The platforms the tool is available on (trimmed, lower-cased, duplicates dropped; a blank
+    /// one is a build error). Empty means any.
+    pub fn platforms<S: Into<String>>(mut self, platforms: impl IntoIterator<Item = S>) -> Self {
+        self.data.platforms = platforms.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Adds a metadata entry; a repeated key keeps its first position and takes the last value.
+    pub fn metadata(mut self, key: impl Into<String>, value: impl Into<Value>) -> Self {
+        self.data.metadata.insert(key.into(), value.into());
+        self
+    }
+
+    /// A human-readable title.
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.data.title = title.into();
+        self
+    }
+
+    /// The schema of the tool's structured output.
+    pub fn output_schema(mut self, schema: Value) -> Self {
+        self.data.output_schema = Some(schema);
+        self
+    }
+
+    /// The provider serving the tool (providers set this; plugin authors need not).
+    pub fn provider(mut self, name: impl Into<String>, provider_type: impl Into<String>) -> Self {
+        self.data.provider_name = name.into();
+        self.data.provider_type = provider_type.into();
+        self
+    }
+
+    /// Switches the tool off (it is then never listed).
+    pub fn enabled(mut self, enabled: bool) -> Self {
+        self.data.enabled = enabled;
+        self
+    }
+
+    /// Adds an icon.
+    pub fn icon(mut self, icon: ToolIcon) -> Self {
+        self.data.icons.push(icon);
+        self
+    }
+
+    /// Sets the behaviour hints.
+    pub fn annotation(mut self, annotation: ToolAnnotation) -> Self {
+        self.data.annotation = annotation;
+        self
+    }
+
+    /// The lowest caller rank that may use the tool.
+    pub fn permission(mut self, permission: PermissionLevel) -> Self {
+        self.data.permission = permission;
+        self
+    }
+
+    /// The chat scopes the tool is available in (duplicates dropped). Empty means any.
+    pub fn scopes(mut self, scopes: impl IntoIterator<Item = ChatScope>) -> Self {
+        self.data.scopes.clear();
+        for scope in scopes {
+            if !self.data.scopes.contains(&scope) {
+                self.data.scopes.push(scope);
+            }
+        }
+        self
+    }
+
+    /// The tool's own timeout, overriding the registry default.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.data.timeout = Some(timeout);
+        self
+    }
+
+    /// Whether arguments the schema does not declare are errors; the schema then says
+    /// `"additionalProperties": false`.
+    pub fn deny_unknown_args(mut self, deny: bool) -> Self {
+        self.data.deny_unknown_args = deny;
+        self
+    }
+
+    /// Schema and texts rendered by `#[tool]` at compile time.
+    #[doc(hidden)]
+    pub fn __prerendered(mut self, schema: Value, brief: [&str; 2], detailed: [&str; 2]) -> Self {
+        self.prerendered = Some(Prerendered {
+            schema,
+            brief: brief.map(str::to_owned),
+            detailed: detailed.map(str::to_owned),
+        });
+        self
+    }
+
+    /// Checks the declaration and renders the schema and both locales' texts.
+    pub fn build(self) -> Result<ToolSpec, ToolSpecError> {
+        let ToolSpecBuilder {
+            mut data,
+            description,
+            brief_description,
+            detailed_description,
+            parameters,
+            parameters_raw,
+            parameters_raw_zh,
+            core_tool,
+            visibility,
+            prerendered,
+        } = self;
+        check_name(&data.name)?;
+        let tool = data.name.clone();
+        data.platforms = normalise_platforms(&tool, std::mem::take(&mut data.platforms))?;
+        data.visibility = visibility.unwrap_or(if core_tool {
+            Visibility::Visible
+        } else {
+            Visibility::Deferred
+        });
+        if let Some(pre) = prerendered {
+            data.schema = pre.schema;
+            data.brief = pre.brief;
+            data.detailed = pre.detailed;
+            return Ok(ToolSpec {
+                data: Arc::new(data),
+            });
+        }
+        let mut schema = match (parameters.is_empty(), parameters_raw) {
+            (false, Some(_)) => return Err(ToolSpecError::BothParameterForms { tool }),
+            (_, Some(raw)) => schema_from_raw(&tool, &raw)?,
+            (_, None) => schema_from_list(&tool, &parameters)?,
+        };
+        let mut schema_zh = parameters_raw_zh
+            .map(|raw| schema_from_raw(&tool, &raw))
+            .transpose()?;
+        if data.deny_unknown_args {
+            for schema in std::iter::once(&mut schema).chain(schema_zh.as_mut()) {
+                if let Value::Object(map) = schema {
+                    map.entry("additionalProperties")
+                        .or_insert(Value::Bool(false));
+                }
+            }
+        }
+        let author_text = detailed_description.as_deref().unwrap_or("");
+        let candidates = [brief_description.as_deref(), description.as_deref()];
+        data.brief = Locale::ALL.map(|locale| docs::brief(&tool, &candidates, locale));
+        data.detailed = Locale::ALL.map(|locale| {
+            let schema = match (locale, &schema_zh) {
+                (Locale::ZhHans, Some(zh)) => zh,
+                _ => &schema,
+            };
+            docs::detailed(schema, author_text, locale)
+        });
+        data.schema = schema;
+        data.schema_zh = schema_zh.filter(|zh| *zh != data.schema);
+        Ok(ToolSpec {
+            data: Arc::new(data),
+        })
+    }
+}
+
+fn normalise_platforms(tool: &str, platforms: Vec<String>) -> Result<Vec<String>, ToolSpecError> {
+    let mut out: Vec<String> = Vec::with_capacity(platforms.len());
+    for platform in platforms {
+        let platform = platform.trim().to_lowercase();
+        if platform.is_empty() {
+            return Err(ToolSpecError::BlankPlatform {
+                tool: tool.to_owned(),
+            });
+        }
+        if !out.contains(&platform) {
+            out.push(platform);
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,1 @@
+//! trybuild cases for toolhook macros.
