@@ -1,2 +1,4 @@
 //! Placeholder.
 #![deny(missing_docs)]
+
+mod hooks;

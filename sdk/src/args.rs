@@ -71,10 +71,7 @@ impl ArgsError {
 
     /// An error about the whole document.
     pub fn document(kind: ArgsErrorKind) -> Self {
-        ArgsError {
-            path: String::new(),
-            kind,
-        }
+        ArgsError { path: String::new(), kind }
     }
 
     /// The JSON path of the offending value (`items[0].id`); empty for document-level errors.
@@ -104,9 +101,7 @@ impl ArgsError {
                 format!("arguments are not valid JSON: {m}")
             }
             (ArgsErrorKind::InvalidJson(m), Locale::ZhHans) => format!("参数不是合法的 JSON：{m}"),
-            (ArgsErrorKind::NotAnObject, Locale::En) => {
-                "arguments must be a JSON object".to_owned()
-            }
+            (ArgsErrorKind::NotAnObject, Locale::En) => "arguments must be a JSON object".to_owned(),
             (ArgsErrorKind::NotAnObject, Locale::ZhHans) => "参数必须是 JSON 对象".to_owned(),
             (ArgsErrorKind::Missing, Locale::En) => format!("{p}: missing required parameter"),
             (ArgsErrorKind::Missing, Locale::ZhHans) => format!("{p}：缺少必填参数"),
@@ -276,12 +271,7 @@ pub struct Seed<'a, P> {
 impl<'a, P> Seed<'a, P> {
     /// A seed for the parameter at `at`.
     pub fn new(at: Path<'a>, meta: &'a ParamMeta, cx: &'a DecodeCx) -> Self {
-        Seed {
-            at,
-            meta,
-            cx,
-            _p: PhantomData,
-        }
+        Seed { at, meta, cx, _p: PhantomData }
     }
 }
 
@@ -297,11 +287,7 @@ fn actual_str(s: &str) -> String {
     format!("string {}", Value::from(s))
 }
 fn actual_f64(f: f64) -> String {
-    let kind = if f.is_finite() && f.fract() == 0.0 {
-        "integer"
-    } else {
-        "number"
-    };
+    let kind = if f.is_finite() && f.fract() == 0.0 { "integer" } else { "number" };
     format!("{kind} {}", Value::from(f))
 }
 fn actual_value(v: &Value) -> String {
@@ -329,10 +315,7 @@ fn check_allowed<E: de::Error>(
         Some(allowed) if !allowed.iter().any(|lit| lit.matches(value)) => Err(cx.fail(
             at,
             ArgsErrorKind::NotAllowed {
-                allowed: allowed
-                    .iter()
-                    .map(|lit| lit.to_value().to_string())
-                    .collect(),
+                allowed: allowed.iter().map(|lit| lit.to_value().to_string()).collect(),
                 actual: actual(),
             },
         )),
@@ -368,21 +351,9 @@ impl<T: TryFrom<i128>> IntVisitor<'_, T> {
         shown: impl FnOnce() -> String,
         actual: impl FnOnce() -> String,
     ) -> Result<T, E> {
-        check_allowed(
-            &Literal::Int(n).to_value(),
-            self.at,
-            self.meta,
-            self.cx,
-            actual,
-        )?;
+        check_allowed(&Literal::Int(n).to_value(), self.at, self.meta, self.cx, actual)?;
         T::try_from(n).map_err(|_| {
-            self.cx.fail(
-                self.at,
-                ArgsErrorKind::OutOfRange {
-                    value: shown(),
-                    rust_type: self.meta.rust_type,
-                },
-            )
+            self.cx.fail(self.at, ArgsErrorKind::OutOfRange { value: shown(), rust_type: self.meta.rust_type })
         })
     }
 }
@@ -404,40 +375,24 @@ impl<'de, T: TryFrom<i128>> Visitor<'de> for IntVisitor<'_, T> {
     fn visit_u128<E: de::Error>(self, v: u128) -> Result<T, E> {
         match i128::try_from(v) {
             Ok(n) => self.fit(n, || v.to_string(), || format!("integer {v}")),
-            Err(_) => Err(self.cx.fail(
-                self.at,
-                ArgsErrorKind::OutOfRange {
-                    value: v.to_string(),
-                    rust_type: self.meta.rust_type,
-                },
-            )),
+            Err(_) => Err(self
+                .cx
+                .fail(self.at, ArgsErrorKind::OutOfRange { value: v.to_string(), rust_type: self.meta.rust_type })),
         }
     }
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<T, E> {
         if !(v.is_finite() && v.fract() == 0.0) {
-            return Err(self.cx.fail(
-                self.at,
-                ArgsErrorKind::WrongType {
-                    expected: self.expected,
-                    actual: actual_f64(v),
-                },
-            ));
+            return Err(self
+                .cx
+                .fail(self.at, ArgsErrorKind::WrongType { expected: self.expected, actual: actual_f64(v) }));
         }
         // Whole floats beyond i128 are out of range for every integer type.
-        let n = if v.abs() < 1.7e38 {
-            v as i128
-        } else {
-            i128::MAX
-        };
+        let n = if v.abs() < 1.7e38 { v as i128 } else { i128::MAX };
         let shown = || Value::from(v).to_string();
         if v.abs() >= 1.7e38 {
-            return Err(self.cx.fail(
-                self.at,
-                ArgsErrorKind::OutOfRange {
-                    value: shown(),
-                    rust_type: self.meta.rust_type,
-                },
-            ));
+            return Err(self
+                .cx
+                .fail(self.at, ArgsErrorKind::OutOfRange { value: shown(), rust_type: self.meta.rust_type }));
         }
         self.fit(n, shown, || actual_f64(v))
     }
@@ -445,24 +400,16 @@ impl<'de, T: TryFrom<i128>> Visitor<'de> for IntVisitor<'_, T> {
         let t = v.trim();
         let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(self.cx.fail(
-                self.at,
-                ArgsErrorKind::WrongType {
-                    expected: self.expected,
-                    actual: actual_str(v),
-                },
-            ));
+            return Err(self
+                .cx
+                .fail(self.at, ArgsErrorKind::WrongType { expected: self.expected, actual: actual_str(v) }));
         }
         let shown = || Value::from(v).to_string();
         match t.parse::<i128>() {
             Ok(n) => self.fit(n, shown, || actual_str(v)),
-            Err(_) => Err(self.cx.fail(
-                self.at,
-                ArgsErrorKind::OutOfRange {
-                    value: shown(),
-                    rust_type: self.meta.rust_type,
-                },
-            )),
+            Err(_) => {
+                Err(self.cx.fail(self.at, ArgsErrorKind::OutOfRange { value: shown(), rust_type: self.meta.rust_type }))
+            }
         }
     }
     reject_others! {
@@ -470,22 +417,10 @@ impl<'de, T: TryFrom<i128>> Visitor<'de> for IntVisitor<'_, T> {
         visit_unit() => "null".to_owned();
     }
     fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<T, A::Error> {
-        Err(self.cx.fail(
-            self.at,
-            ArgsErrorKind::WrongType {
-                expected: self.expected,
-                actual: "array".into(),
-            },
-        ))
+        Err(self.cx.fail(self.at, ArgsErrorKind::WrongType { expected: self.expected, actual: "array".into() }))
     }
     fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<T, A::Error> {
-        Err(self.cx.fail(
-            self.at,
-            ArgsErrorKind::WrongType {
-                expected: self.expected,
-                actual: "object".into(),
-            },
-        ))
+        Err(self.cx.fail(self.at, ArgsErrorKind::WrongType { expected: self.expected, actual: "object".into() }))
     }
 }
 
@@ -499,9 +434,7 @@ macro_rules! int_params {
         }
     )*};
 }
-int_params!(
-    i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize
-);
+int_params!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
 
 macro_rules! nonzero_params {
     ($($t:ty => $inner:ty),*) => {$(
@@ -539,10 +472,7 @@ impl FloatVisitor<'_> {
         if v.abs() > self.max {
             return Err(self.cx.fail(
                 self.at,
-                ArgsErrorKind::OutOfRange {
-                    value: Value::from(v).to_string(),
-                    rust_type: self.meta.rust_type,
-                },
+                ArgsErrorKind::OutOfRange { value: Value::from(v).to_string(), rust_type: self.meta.rust_type },
             ));
         }
         Ok(v)
@@ -566,13 +496,9 @@ impl<'de> Visitor<'de> for FloatVisitor<'_> {
     fn visit_str<E: de::Error>(self, v: &str) -> Result<f64, E> {
         match v.trim().parse::<f64>() {
             Ok(f) if f.is_finite() => self.fit(f, || actual_str(v)),
-            _ => Err(self.cx.fail(
-                self.at,
-                ArgsErrorKind::WrongType {
-                    expected: self.expected,
-                    actual: actual_str(v),
-                },
-            )),
+            _ => {
+                Err(self.cx.fail(self.at, ArgsErrorKind::WrongType { expected: self.expected, actual: actual_str(v) }))
+            }
         }
     }
     reject_others! {
@@ -580,22 +506,10 @@ impl<'de> Visitor<'de> for FloatVisitor<'_> {
         visit_unit() => "null".to_owned();
     }
     fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<f64, A::Error> {
-        Err(self.cx.fail(
-            self.at,
-            ArgsErrorKind::WrongType {
-                expected: self.expected,
-                actual: "array".into(),
-            },
-        ))
+        Err(self.cx.fail(self.at, ArgsErrorKind::WrongType { expected: self.expected, actual: "array".into() }))
     }
     fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<f64, A::Error> {
-        Err(self.cx.fail(
-            self.at,
-            ArgsErrorKind::WrongType {
-                expected: self.expected,
-                actual: "object".into(),
-            },
-        ))
+        Err(self.cx.fail(self.at, ArgsErrorKind::WrongType { expected: self.expected, actual: "object".into() }))
     }
 }
 
@@ -607,13 +521,7 @@ impl Param for f64 {
         meta: &ParamMeta,
         cx: &DecodeCx,
     ) -> Result<Self, D::Error> {
-        d.deserialize_any(FloatVisitor {
-            at,
-            meta,
-            cx,
-            expected: Self::EXPECTED,
-            max: f64::MAX,
-        })
+        d.deserialize_any(FloatVisitor { at, meta, cx, expected: Self::EXPECTED, max: f64::MAX })
     }
 }
 
@@ -625,13 +533,7 @@ impl Param for f32 {
         meta: &ParamMeta,
         cx: &DecodeCx,
     ) -> Result<Self, D::Error> {
-        let v = d.deserialize_any(FloatVisitor {
-            at,
-            meta,
-            cx,
-            expected: Self::EXPECTED,
-            max: f64::from(f32::MAX),
-        })?;
+        let v = d.deserialize_any(FloatVisitor { at, meta, cx, expected: Self::EXPECTED, max: f64::from(f32::MAX) })?;
         Ok(v as f32)
     }
 }
@@ -656,68 +558,36 @@ impl<'de> Visitor<'de> for BoolVisitor<'_> {
         match v {
             0 => Ok(false),
             1 => Ok(true),
-            _ => Err(self.cx.fail(
-                self.at,
-                ArgsErrorKind::WrongType {
-                    expected: self.expected,
-                    actual: format!("integer {v}"),
-                },
-            )),
+            _ => Err(self
+                .cx
+                .fail(self.at, ArgsErrorKind::WrongType { expected: self.expected, actual: format!("integer {v}") })),
         }
     }
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<bool, E> {
-        Err(self.cx.fail(
-            self.at,
-            ArgsErrorKind::WrongType {
-                expected: self.expected,
-                actual: format!("integer {v}"),
-            },
-        ))
+        Err(self.cx.fail(self.at, ArgsErrorKind::WrongType { expected: self.expected, actual: format!("integer {v}") }))
     }
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<bool, E> {
         match v {
             0.0 => Ok(false),
             1.0 => Ok(true),
-            _ => Err(self.cx.fail(
-                self.at,
-                ArgsErrorKind::WrongType {
-                    expected: self.expected,
-                    actual: actual_f64(v),
-                },
-            )),
+            _ => {
+                Err(self.cx.fail(self.at, ArgsErrorKind::WrongType { expected: self.expected, actual: actual_f64(v) }))
+            }
         }
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<bool, E> {
         parse_lenient_bool(v).ok_or_else(|| {
-            self.cx.fail(
-                self.at,
-                ArgsErrorKind::WrongType {
-                    expected: self.expected,
-                    actual: actual_str(v),
-                },
-            )
+            self.cx.fail(self.at, ArgsErrorKind::WrongType { expected: self.expected, actual: actual_str(v) })
         })
     }
     reject_others! {
         visit_unit() => "null".to_owned();
     }
     fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<bool, A::Error> {
-        Err(self.cx.fail(
-            self.at,
-            ArgsErrorKind::WrongType {
-                expected: self.expected,
-                actual: "array".into(),
-            },
-        ))
+        Err(self.cx.fail(self.at, ArgsErrorKind::WrongType { expected: self.expected, actual: "array".into() }))
     }
     fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<bool, A::Error> {
-        Err(self.cx.fail(
-            self.at,
-            ArgsErrorKind::WrongType {
-                expected: self.expected,
-                actual: "object".into(),
-            },
-        ))
+        Err(self.cx.fail(self.at, ArgsErrorKind::WrongType { expected: self.expected, actual: "object".into() }))
     }
 }
 
@@ -737,17 +607,8 @@ pub fn parse_lenient_bool(text: &str) -> Option<bool> {
 
 impl Param for bool {
     const EXPECTED: &'static str = "boolean";
-    fn decode<'de, D: Deserializer<'de>>(
-        d: D,
-        at: &Path<'_>,
-        _: &ParamMeta,
-        cx: &DecodeCx,
-    ) -> Result<Self, D::Error> {
-        d.deserialize_any(BoolVisitor {
-            at,
-            cx,
-            expected: Self::EXPECTED,
-        })
+    fn decode<'de, D: Deserializer<'de>>(d: D, at: &Path<'_>, _: &ParamMeta, cx: &DecodeCx) -> Result<Self, D::Error> {
+        d.deserialize_any(BoolVisitor { at, cx, expected: Self::EXPECTED })
     }
 }
 
@@ -763,17 +624,12 @@ struct StrVisitor<'a> {
 impl StrVisitor<'_> {
     fn fit<E: de::Error>(&self, v: &str) -> Result<(), E> {
         if let Some(allowed) = self.meta.allowed
-            && !allowed
-                .iter()
-                .any(|lit| matches!(lit, Literal::Str(s) if *s == v))
+            && !allowed.iter().any(|lit| matches!(lit, Literal::Str(s) if *s == v))
         {
             return Err(self.cx.fail(
                 self.at,
                 ArgsErrorKind::NotAllowed {
-                    allowed: allowed
-                        .iter()
-                        .map(|lit| lit.to_value().to_string())
-                        .collect(),
+                    allowed: allowed.iter().map(|lit| lit.to_value().to_string()).collect(),
                     actual: actual_str(v),
                 },
             ));
@@ -803,22 +659,10 @@ impl<'de> Visitor<'de> for StrVisitor<'_> {
         visit_unit() => "null".to_owned();
     }
     fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<String, A::Error> {
-        Err(self.cx.fail(
-            self.at,
-            ArgsErrorKind::WrongType {
-                expected: self.expected,
-                actual: "array".into(),
-            },
-        ))
+        Err(self.cx.fail(self.at, ArgsErrorKind::WrongType { expected: self.expected, actual: "array".into() }))
     }
     fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<String, A::Error> {
-        Err(self.cx.fail(
-            self.at,
-            ArgsErrorKind::WrongType {
-                expected: self.expected,
-                actual: "object".into(),
-            },
-        ))
+        Err(self.cx.fail(self.at, ArgsErrorKind::WrongType { expected: self.expected, actual: "object".into() }))
     }
 }
 
@@ -830,12 +674,7 @@ impl Param for String {
         meta: &ParamMeta,
         cx: &DecodeCx,
     ) -> Result<Self, D::Error> {
-        d.deserialize_any(StrVisitor {
-            at,
-            meta,
-            cx,
-            expected: Self::EXPECTED,
-        })
+        d.deserialize_any(StrVisitor { at, meta, cx, expected: Self::EXPECTED })
     }
 }
 
@@ -849,12 +688,7 @@ macro_rules! string_like {
         }
     )*};
 }
-string_like!(
-    Box<str>,
-    std::sync::Arc<str>,
-    std::rc::Rc<str>,
-    std::borrow::Cow<'static, str>
-);
+string_like!(Box<str>, std::sync::Arc<str>, std::rc::Rc<str>, std::borrow::Cow<'static, str>);
 
 impl Param for char {
     const EXPECTED: &'static str = "string";
@@ -868,13 +702,7 @@ impl Param for char {
         let mut chars = s.chars();
         match (chars.next(), chars.next()) {
             (Some(c), None) => Ok(c),
-            _ => Err(cx.fail(
-                at,
-                ArgsErrorKind::Other(format!(
-                    "expected a single character, got {}",
-                    actual_str(&s)
-                )),
-            )),
+            _ => Err(cx.fail(at, ArgsErrorKind::Other(format!("expected a single character, got {}", actual_str(&s))))),
         }
     }
 }
@@ -897,21 +725,10 @@ impl Param for Value {
 
 impl Param for Map<String, Value> {
     const EXPECTED: &'static str = "object";
-    fn decode<'de, D: Deserializer<'de>>(
-        d: D,
-        at: &Path<'_>,
-        _: &ParamMeta,
-        cx: &DecodeCx,
-    ) -> Result<Self, D::Error> {
+    fn decode<'de, D: Deserializer<'de>>(d: D, at: &Path<'_>, _: &ParamMeta, cx: &DecodeCx) -> Result<Self, D::Error> {
         match <Value as serde::Deserialize>::deserialize(d)? {
             Value::Object(map) => Ok(map),
-            other => Err(cx.fail(
-                at,
-                ArgsErrorKind::WrongType {
-                    expected: "object",
-                    actual: actual_value(&other),
-                },
-            )),
+            other => Err(cx.fail(at, ArgsErrorKind::WrongType { expected: "object", actual: actual_value(&other) })),
         }
     }
 }
@@ -973,12 +790,7 @@ impl<P: Param> Param for Option<P> {
         meta: &ParamMeta,
         cx: &DecodeCx,
     ) -> Result<Self, D::Error> {
-        d.deserialize_option(OptionVisitor::<P> {
-            at,
-            meta,
-            cx,
-            _p: PhantomData,
-        })
+        d.deserialize_option(OptionVisitor::<P> { at, meta, cx, _p: PhantomData })
     }
 }
 
@@ -1012,13 +824,7 @@ impl<'de, P: Param> Visitor<'de> for SeqVisitor<'_, P> {
 
 impl<P> SeqVisitor<'_, P> {
     fn wrong<E: de::Error>(&self, actual: String) -> E {
-        self.cx.fail(
-            self.at,
-            ArgsErrorKind::WrongType {
-                expected: "array",
-                actual,
-            },
-        )
+        self.cx.fail(self.at, ArgsErrorKind::WrongType { expected: "array", actual })
     }
 }
 
@@ -1030,12 +836,7 @@ impl<P: Param> Param for Vec<P> {
         meta: &ParamMeta,
         cx: &DecodeCx,
     ) -> Result<Self, D::Error> {
-        d.deserialize_any(SeqVisitor::<P> {
-            at,
-            meta,
-            cx,
-            _p: PhantomData,
-        })
+        d.deserialize_any(SeqVisitor::<P> { at, meta, cx, _p: PhantomData })
     }
 }
 
@@ -1085,12 +886,8 @@ impl<P: Param, const N: usize> Param for [P; N] {
     ) -> Result<Self, D::Error> {
         let items = Vec::<P>::decode(d, at, meta, cx)?;
         let len = items.len();
-        <[P; N]>::try_from(items).map_err(|_| {
-            cx.fail(
-                at,
-                ArgsErrorKind::Other(format!("expected an array of {N} items, got {len}")),
-            )
-        })
+        <[P; N]>::try_from(items)
+            .map_err(|_| cx.fail(at, ArgsErrorKind::Other(format!("expected an array of {N} items, got {len}"))))
     }
 }
 
@@ -1103,13 +900,7 @@ struct MapVisitor<'a, P, M> {
 
 impl<P, M> MapVisitor<'_, P, M> {
     fn wrong<E: de::Error>(&self, actual: String) -> E {
-        self.cx.fail(
-            self.at,
-            ArgsErrorKind::WrongType {
-                expected: "object",
-                actual,
-            },
-        )
+        self.cx.fail(self.at, ArgsErrorKind::WrongType { expected: "object", actual })
     }
 }
 
@@ -1301,31 +1092,20 @@ pub fn decode_text<A: ArgsStruct>(text: &str) -> Result<A, ArgsError> {
     }
     let cx = DecodeCx::default();
     let mut de = serde_json::Deserializer::from_str(text);
-    let slots = de
-        .deserialize_any(ArgsVisitor::<A> {
-            cx: &cx,
-            _a: PhantomData,
-        })
-        .and_then(|slots| de.end().map(|()| slots));
+    let slots =
+        de.deserialize_any(ArgsVisitor::<A> { cx: &cx, _a: PhantomData }).and_then(|slots| de.end().map(|()| slots));
     match slots {
         Ok(slots) => finish::<A>(slots),
-        Err(e) => Err(cx
-            .take()
-            .unwrap_or_else(|| ArgsError::document(ArgsErrorKind::InvalidJson(e.to_string())))),
+        Err(e) => Err(cx.take().unwrap_or_else(|| ArgsError::document(ArgsErrorKind::InvalidJson(e.to_string())))),
     }
 }
 
 /// Decodes an arguments value; `null` means `{}`.
 pub fn decode_value<A: ArgsStruct>(value: &Value) -> Result<A, ArgsError> {
     let cx = DecodeCx::default();
-    match value.deserialize_any(ArgsVisitor::<A> {
-        cx: &cx,
-        _a: PhantomData,
-    }) {
+    match value.deserialize_any(ArgsVisitor::<A> { cx: &cx, _a: PhantomData }) {
         Ok(slots) => finish::<A>(slots),
-        Err(e) => Err(cx
-            .take()
-            .unwrap_or_else(|| ArgsError::document(ArgsErrorKind::Other(e.to_string())))),
+        Err(e) => Err(cx.take().unwrap_or_else(|| ArgsError::document(ArgsErrorKind::Other(e.to_string())))),
     }
 }
 
@@ -1375,4 +1155,12 @@ pub fn value_depth(value: &Value) -> usize {
         Value::Object(map) => 1 + map.values().map(value_depth).max().unwrap_or(0),
         _ => 0,
     }
+}
+
+/// Decodes a `#[param(default = …)]` literal into the parameter type (when the model left the
+/// parameter out or sent `null`).
+pub fn decode_default<P: Param>(literal: &Literal) -> Option<P> {
+    static META: ParamMeta = ParamMeta { rust_type: "", allowed: None };
+    let cx = DecodeCx::default();
+    P::decode(&literal.to_value(), &Path::Param("default"), &META, &cx).ok()
 }

@@ -5,9 +5,7 @@ use serde_json::{Map, Value};
 use std::fmt;
 
 /// What a [`ToolContentItem`] holds.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ContentType {
     /// Plain text.
@@ -112,63 +110,37 @@ pub struct ToolContentItem {
 
 impl ToolContentItem {
     fn of(content_type: ContentType) -> Self {
-        ToolContentItem {
-            content_type,
-            ..Default::default()
-        }
+        ToolContentItem { content_type, ..Default::default() }
     }
 
     /// A text item.
     pub fn text(text: impl Into<String>) -> Self {
-        ToolContentItem {
-            text: text.into(),
-            ..Self::of(ContentType::Text)
-        }
+        ToolContentItem { text: text.into(), ..Self::of(ContentType::Text) }
     }
 
     /// An image from base64 data (or a `data:` URL) and its MIME type.
     pub fn image(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
-        ToolContentItem {
-            data: data.into(),
-            mime_type: mime_type.into(),
-            ..Self::of(ContentType::Image)
-        }
+        ToolContentItem { data: data.into(), mime_type: mime_type.into(), ..Self::of(ContentType::Image) }
     }
 
     /// Audio from base64 data and its MIME type.
     pub fn audio(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
-        ToolContentItem {
-            data: data.into(),
-            mime_type: mime_type.into(),
-            ..Self::of(ContentType::Audio)
-        }
+        ToolContentItem { data: data.into(), mime_type: mime_type.into(), ..Self::of(ContentType::Audio) }
     }
 
     /// A link to a resource.
     pub fn resource_link(uri: impl Into<String>, name: impl Into<String>) -> Self {
-        ToolContentItem {
-            uri: uri.into(),
-            name: name.into(),
-            ..Self::of(ContentType::ResourceLink)
-        }
+        ToolContentItem { uri: uri.into(), name: name.into(), ..Self::of(ContentType::ResourceLink) }
     }
 
     /// An embedded text resource.
     pub fn resource(uri: impl Into<String>, text: impl Into<String>) -> Self {
-        ToolContentItem {
-            uri: uri.into(),
-            text: text.into(),
-            ..Self::of(ContentType::Resource)
-        }
+        ToolContentItem { uri: uri.into(), text: text.into(), ..Self::of(ContentType::Resource) }
     }
 
     /// Binary data (base64) and its MIME type.
     pub fn binary(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
-        ToolContentItem {
-            data: data.into(),
-            mime_type: mime_type.into(),
-            ..Self::of(ContentType::Binary)
-        }
+        ToolContentItem { data: data.into(), mime_type: mime_type.into(), ..Self::of(ContentType::Binary) }
     }
 
     /// Sets the name.

@@ -64,10 +64,7 @@ pub struct ToolExecutionContext {
 impl ToolExecutionContext {
     /// A context for one session, everything else empty.
     pub fn for_session(session_id: impl Into<String>) -> Self {
-        ToolExecutionContext {
-            session_id: session_id.into(),
-            ..Default::default()
-        }
+        ToolExecutionContext { session_id: session_id.into(), ..Default::default() }
     }
 
     /// The chat scope: `scope`, else derived from `is_group_chat`, else unknown.
@@ -77,11 +74,7 @@ impl ToolExecutionContext {
 
     /// The stream the call belongs to: `stream_id`, else `session_id`.
     pub fn stream_or_session(&self) -> &str {
-        if self.stream_id.is_empty() {
-            &self.session_id
-        } else {
-            &self.stream_id
-        }
+        if self.stream_id.is_empty() { &self.session_id } else { &self.stream_id }
     }
 }
 

@@ -81,10 +81,7 @@ impl Dialect {
 
     /// Whether the dialect sends strict schemas.
     pub const fn is_strict(self) -> bool {
-        matches!(
-            self,
-            Dialect::OpenAiChatStrict | Dialect::OpenAiResponsesStrict
-        )
+        matches!(self, Dialect::OpenAiChatStrict | Dialect::OpenAiResponsesStrict)
     }
 
     /// The non-strict form of the same API (a strict dialect falls back to it for tools whose
@@ -127,9 +124,7 @@ impl FromStr for Dialect {
 #[non_exhaustive]
 pub enum ProjectionError {
     /// Strict mode needs closed objects; this one allows other properties.
-    #[error(
-        "strict schemas need closed objects, but the object at `{path}` allows additional properties"
-    )]
+    #[error("strict schemas need closed objects, but the object at `{path}` allows additional properties")]
     OpenObject {
         /// JSON Pointer of the object schema within the parameters schema.
         path: String,
@@ -178,11 +173,7 @@ pub(crate) fn project(
             def.insert("name".into(), name);
             def.insert("description".into(), description);
             let strict = dialect.is_strict();
-            let parameters = if strict {
-                strict_schema(schema)?
-            } else {
-                schema.clone()
-            };
+            let parameters = if strict { strict_schema(schema)? } else { schema.clone() };
             def.insert("parameters".into(), parameters);
             def.insert("strict".into(), Value::Bool(strict));
         }
@@ -194,10 +185,7 @@ pub(crate) fn project(
         Dialect::Gemini => {
             def.insert("name".into(), name);
             def.insert("description".into(), description);
-            let has_properties = schema
-                .get("properties")
-                .and_then(Value::as_object)
-                .is_some_and(|p| !p.is_empty());
+            let has_properties = schema.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty());
             if has_properties {
                 def.insert("parameters".into(), gemini_schema(schema));
             }
@@ -262,16 +250,8 @@ pub(crate) fn strict_schema(schema: &Value) -> Result<Value, ProjectionError> {
     Ok(out)
 }
 
-const STRICT_UNSUPPORTED: [&str; 8] = [
-    "allOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "dependentRequired",
-    "dependentSchemas",
-    "patternProperties",
-];
+const STRICT_UNSUPPORTED: [&str; 8] =
+    ["allOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "patternProperties"];
 
 fn is_object_schema(map: &Map<String, Value>) -> bool {
     match map.get("type") {
@@ -285,14 +265,8 @@ fn strictify(schema: &mut Value, path: &str) -> Result<(), ProjectionError> {
     let Value::Object(map) = schema else {
         return Ok(());
     };
-    if let Some(keyword) = STRICT_UNSUPPORTED
-        .iter()
-        .find(|keyword| map.contains_key(**keyword))
-    {
-        return Err(ProjectionError::Unsupported {
-            keyword: (*keyword).to_owned(),
-            path: pointer(path),
-        });
+    if let Some(keyword) = STRICT_UNSUPPORTED.iter().find(|keyword| map.contains_key(**keyword)) {
+        return Err(ProjectionError::Unsupported { keyword: (*keyword).to_owned(), path: pointer(path) });
     }
     map.remove("default");
     if let Some(branches) = map.remove("oneOf") {
@@ -305,14 +279,10 @@ fn strictify(schema: &mut Value, path: &str) -> Result<(), ProjectionError> {
                 map.insert("additionalProperties".into(), Value::Bool(false));
             }
             Some(_) => {
-                return Err(ProjectionError::OpenObject {
-                    path: pointer(path),
-                });
+                return Err(ProjectionError::OpenObject { path: pointer(path) });
             }
         }
-        let properties = map
-            .entry("properties")
-            .or_insert_with(|| Value::Object(Map::new()));
+        let properties = map.entry("properties").or_insert_with(|| Value::Object(Map::new()));
         let mut all = Vec::new();
         if let Value::Object(properties) = properties {
             for (key, prop) in properties.iter_mut() {
@@ -323,13 +293,7 @@ fn strictify(schema: &mut Value, path: &str) -> Result<(), ProjectionError> {
         let previously_required: Vec<String> = map
             .get("required")
             .and_then(Value::as_array)
-            .map(|names| {
-                names
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect()
-            })
+            .map(|names| names.iter().filter_map(Value::as_str).map(str::to_owned).collect())
             .unwrap_or_default();
         if let Some(Value::Object(properties)) = map.get_mut("properties") {
             for (key, prop) in properties.iter_mut() {
@@ -338,10 +302,7 @@ fn strictify(schema: &mut Value, path: &str) -> Result<(), ProjectionError> {
                 }
             }
         }
-        map.insert(
-            "required".into(),
-            Value::Array(all.into_iter().map(Value::from).collect()),
-        );
+        map.insert("required".into(), Value::Array(all.into_iter().map(Value::from).collect()));
     }
     for keyword in ["items", "additionalProperties"] {
         if let Some(sub @ Value::Object(_)) = map.get_mut(keyword) {
@@ -377,10 +338,7 @@ fn make_nullable(prop: &mut Value) {
         Some(Value::String(t)) => {
             if t != "null" {
                 let t = std::mem::take(t);
-                map.insert(
-                    "type".into(),
-                    Value::Array(vec![Value::from(t), Value::from("null")]),
-                );
+                map.insert("type".into(), Value::Array(vec![Value::from(t), Value::from("null")]));
             }
         }
         Some(Value::Array(types)) => {
@@ -391,20 +349,13 @@ fn make_nullable(prop: &mut Value) {
         _ => {
             let inner = std::mem::take(map);
             let null = Value::Object(Map::from_iter([("type".to_owned(), Value::from("null"))]));
-            map.insert(
-                "anyOf".into(),
-                Value::Array(vec![Value::Object(inner), null]),
-            );
+            map.insert("anyOf".into(), Value::Array(vec![Value::Object(inner), null]));
         }
     }
 }
 
 fn pointer(path: &str) -> String {
-    if path.is_empty() {
-        "/".to_owned()
-    } else {
-        path.to_owned()
-    }
+    if path.is_empty() { "/".to_owned() } else { path.to_owned() }
 }
 
 fn escape_pointer(key: &str) -> String {
@@ -481,12 +432,7 @@ fn geminify(schema: &Value, defs: &Map<String, Value>, stack: &mut Vec<String>) 
                         many => {
                             let branches = many
                                 .iter()
-                                .map(|t| {
-                                    Value::Object(Map::from_iter([(
-                                        "type".to_owned(),
-                                        (*t).clone(),
-                                    )]))
-                                })
+                                .map(|t| Value::Object(Map::from_iter([("type".to_owned(), (*t).clone())])))
                                 .collect();
                             out.insert("anyOf".into(), Value::Array(branches));
                         }
@@ -497,16 +443,12 @@ fn geminify(schema: &Value, defs: &Map<String, Value>, stack: &mut Vec<String>) 
                 }
             },
             "anyOf" | "oneOf" => {
-                let branches: Vec<Value> = value
-                    .as_array()
-                    .map(|b| b.iter().map(|x| geminify(x, defs, stack)).collect())
-                    .unwrap_or_default();
+                let branches: Vec<Value> =
+                    value.as_array().map(|b| b.iter().map(|x| geminify(x, defs, stack)).collect()).unwrap_or_default();
                 let is_null = |b: &Value| {
-                    b.get("type") == Some(&Value::from("null"))
-                        && b.as_object().is_some_and(|m| m.len() == 1)
+                    b.get("type") == Some(&Value::from("null")) && b.as_object().is_some_and(|m| m.len() == 1)
                 };
-                let non_null: Vec<Value> =
-                    branches.iter().filter(|b| !is_null(b)).cloned().collect();
+                let non_null: Vec<Value> = branches.iter().filter(|b| !is_null(b)).cloned().collect();
                 if branches.len() == 2 && non_null.len() == 1 {
                     nullable = true;
                     if let Value::Object(branch) = &non_null[0] {
@@ -524,11 +466,7 @@ fn geminify(schema: &Value, defs: &Map<String, Value>, stack: &mut Vec<String>) 
             "properties" => {
                 let props = value
                     .as_object()
-                    .map(|p| {
-                        p.iter()
-                            .map(|(k, v)| (k.clone(), geminify(v, defs, stack)))
-                            .collect()
-                    })
+                    .map(|p| p.iter().map(|(k, v)| (k.clone(), geminify(v, defs, stack))).collect())
                     .unwrap_or_default();
                 out.insert("properties".into(), Value::Object(props));
             }
@@ -543,10 +481,8 @@ fn geminify(schema: &Value, defs: &Map<String, Value>, stack: &mut Vec<String>) 
     if let Some(Value::Array(values)) = out.get("enum")
         && values.iter().any(|v| !v.is_string())
     {
-        let strings = values
-            .iter()
-            .map(|v| Value::from(v.as_str().map_or_else(|| v.to_string(), str::to_owned)))
-            .collect();
+        let strings =
+            values.iter().map(|v| Value::from(v.as_str().map_or_else(|| v.to_string(), str::to_owned))).collect();
         out.insert("enum".into(), Value::Array(strings));
         out.insert("type".into(), Value::from("string"));
     }
@@ -591,17 +527,9 @@ mod tests {
     #[test]
     fn strict_rejects_open_objects_and_unsupported_keywords() {
         let open = json!({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": true}}});
-        assert_eq!(
-            strict_schema(&open),
-            Err(ProjectionError::OpenObject {
-                path: "/properties/m".into()
-            })
-        );
+        assert_eq!(strict_schema(&open), Err(ProjectionError::OpenObject { path: "/properties/m".into() }));
         let all_of = json!({"type": "object", "properties": {"m": {"allOf": []}}});
-        assert!(matches!(
-            strict_schema(&all_of),
-            Err(ProjectionError::Unsupported { .. })
-        ));
+        assert!(matches!(strict_schema(&all_of), Err(ProjectionError::Unsupported { .. })));
     }
 
     #[test]

@@ -29,10 +29,7 @@ impl ToolError {
     /// An error with one message for every locale.
     pub fn new(type_name: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Self {
         let message = message.into();
-        ToolError {
-            type_name: type_name.into(),
-            message: [message.clone(), message],
-        }
+        ToolError { type_name: type_name.into(), message: [message.clone(), message] }
     }
 
     /// An error whose message differs per locale.
@@ -41,10 +38,7 @@ impl ToolError {
         en: impl Into<String>,
         zh_hans: impl Into<String>,
     ) -> Self {
-        ToolError {
-            type_name: type_name.into(),
-            message: [en.into(), zh_hans.into()],
-        }
+        ToolError { type_name: type_name.into(), message: [en.into(), zh_hans.into()] }
     }
 
     /// `InvalidArguments`: the arguments could not be decoded.
@@ -85,11 +79,7 @@ impl ToolError {
 impl fmt::Display for ToolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let message = self.message(Locale::En).trim();
-        if message.is_empty() {
-            f.write_str(&self.type_name)
-        } else {
-            write!(f, "{}: {message}", self.type_name)
-        }
+        if message.is_empty() { f.write_str(&self.type_name) } else { write!(f, "{}: {message}", self.type_name) }
     }
 }
 

@@ -22,10 +22,7 @@ pub struct ToolIcon {
 impl ToolIcon {
     /// An icon at `src`.
     pub fn new(src: impl Into<String>) -> Self {
-        ToolIcon {
-            src: src.into(),
-            ..Default::default()
-        }
+        ToolIcon { src: src.into(), ..Default::default() }
     }
 
     /// Sets the MIME type.

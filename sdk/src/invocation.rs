@@ -95,11 +95,7 @@ pub struct ToolInvocation {
 impl ToolInvocation {
     /// A call of `tool_name` with JSON text or a value as arguments.
     pub fn new(tool_name: impl Into<String>, arguments: impl Into<ToolArguments>) -> Self {
-        ToolInvocation {
-            tool_name: tool_name.into(),
-            arguments: arguments.into(),
-            ..Default::default()
-        }
+        ToolInvocation { tool_name: tool_name.into(), arguments: arguments.into(), ..Default::default() }
     }
 
     /// Sets the call id.

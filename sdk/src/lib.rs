@@ -92,6 +92,7 @@ mod content;
 mod context;
 mod dialect;
 mod error;
+pub mod hooks;
 mod icon;
 mod invocation;
 mod output;

@@ -36,29 +36,17 @@ pub struct ToolOutput {
 impl ToolOutput {
     /// A successful output with this text.
     pub fn text(content: impl Into<String>) -> Self {
-        ToolOutput {
-            success: true,
-            content: content.into(),
-            ..Default::default()
-        }
+        ToolOutput { success: true, content: content.into(), ..Default::default() }
     }
 
     /// A successful output with structured content and no text.
     pub fn structured(value: impl Into<Value>) -> Self {
-        ToolOutput {
-            success: true,
-            structured_content: Some(value.into()),
-            ..Default::default()
-        }
+        ToolOutput { success: true, structured_content: Some(value.into()), ..Default::default() }
     }
 
     /// A failed output with this error message.
     pub fn failure(error_message: impl Into<String>) -> Self {
-        ToolOutput {
-            success: false,
-            error_message: error_message.into(),
-            ..Default::default()
-        }
+        ToolOutput { success: false, error_message: error_message.into(), ..Default::default() }
     }
 
     /// Adds a content item.
@@ -138,30 +126,19 @@ pub trait IntoToolResult {
 }
 
 fn success(content: &str) -> ToolExecutionResult {
-    ToolExecutionResult {
-        success: true,
-        content: content.trim().to_owned(),
-        ..Default::default()
-    }
+    ToolExecutionResult { success: true, content: content.trim().to_owned(), ..Default::default() }
 }
 
 impl IntoToolResult for () {
     fn into_tool_result(self, _: Locale) -> ToolExecutionResult {
-        ToolExecutionResult {
-            success: true,
-            ..Default::default()
-        }
+        ToolExecutionResult { success: true, ..Default::default() }
     }
 }
 
 impl IntoToolResult for String {
     fn into_tool_result(self, _: Locale) -> ToolExecutionResult {
         if self.trim().len() == self.len() {
-            ToolExecutionResult {
-                success: true,
-                content: self,
-                ..Default::default()
-            }
+            ToolExecutionResult { success: true, content: self, ..Default::default() }
         } else {
             success(&self)
         }
@@ -218,17 +195,9 @@ impl<S: Display> IntoToolResult for (bool, S) {
     fn into_tool_result(self, _: Locale) -> ToolExecutionResult {
         let message = self.1.to_string().trim().to_owned();
         if self.0 {
-            ToolExecutionResult {
-                success: true,
-                content: message,
-                ..Default::default()
-            }
+            ToolExecutionResult { success: true, content: message, ..Default::default() }
         } else {
-            ToolExecutionResult {
-                success: false,
-                error_message: message,
-                ..Default::default()
-            }
+            ToolExecutionResult { success: false, error_message: message, ..Default::default() }
         }
     }
 }
@@ -257,11 +226,7 @@ impl<T: IntoToolResult, E: Display> IntoToolResult for Result<T, E> {
 
 fn structured<T: serde::Serialize>(value: &T, locale: Locale) -> ToolExecutionResult {
     match serde_json::to_value(value) {
-        Ok(value) => ToolExecutionResult {
-            success: true,
-            structured_content: Some(value),
-            ..Default::default()
-        },
+        Ok(value) => ToolExecutionResult { success: true, structured_content: Some(value), ..Default::default() },
         Err(error) => ToolExecutionResult {
             success: false,
             error_message: match locale {

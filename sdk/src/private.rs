@@ -16,9 +16,7 @@ pub use serde_json;
 use crate::{IntoToolResult, Locale, ToolExecutionContext, ToolExecutionResult};
 
 /// The execution context a tool asked for, or an empty one when the call has none.
-pub fn context_or_default(
-    ctx: Option<&ToolExecutionContext>,
-) -> std::borrow::Cow<'_, ToolExecutionContext> {
+pub fn context_or_default(ctx: Option<&ToolExecutionContext>) -> std::borrow::Cow<'_, ToolExecutionContext> {
     match ctx {
         Some(ctx) => std::borrow::Cow::Borrowed(ctx),
         None => std::borrow::Cow::Owned(ToolExecutionContext::default()),
@@ -37,12 +35,8 @@ pub fn output_schema<T: schemars::JsonSchema>(cx: &mut SchemaCx) -> serde_json::
 
 /// Checks that a JSON value deserialises into `T` (`default` and `enum` values of types the macro
 /// could not check).
-pub fn check_value<T: serde::de::DeserializeOwned>(
-    value: &serde_json::Value,
-) -> Result<(), String> {
-    serde_json::from_value::<T>(value.clone())
-        .map(drop)
-        .map_err(|e| e.to_string())
+pub fn check_value<T: serde::de::DeserializeOwned>(value: &serde_json::Value) -> Result<(), String> {
+    serde_json::from_value::<T>(value.clone()).map(drop).map_err(|e| e.to_string())
 }
 
 /// Carries the bound every parameter of a type the macro does not know must meet.

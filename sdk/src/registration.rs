@@ -1,8 +1,7 @@
 //! What `#[tool]` registers through `inventory`, and the list of declared tools.
 
 use crate::{
-    BoxFuture, Locale, ToolError, ToolExecutionContext, ToolExecutionResult, ToolInvocation,
-    ToolSpec, ToolSpecError,
+    BoxFuture, Locale, ToolError, ToolExecutionContext, ToolExecutionResult, ToolInvocation, ToolSpec, ToolSpecError,
 };
 use std::any::Any;
 use std::sync::Arc;
@@ -92,10 +91,8 @@ pub struct DeclaredTool {
 impl DeclaredTool {
     /// Every tool linked into the program, sorted by plugin id, then name.
     pub fn all() -> Vec<DeclaredTool> {
-        let mut all: Vec<DeclaredTool> = inventory::iter::<ToolRegistration>
-            .into_iter()
-            .map(|registration| DeclaredTool { registration })
-            .collect();
+        let mut all: Vec<DeclaredTool> =
+            inventory::iter::<ToolRegistration>.into_iter().map(|registration| DeclaredTool { registration }).collect();
         all.sort_by_key(|t| (t.registration.plugin_id, t.registration.name));
         all
     }

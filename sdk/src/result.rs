@@ -97,11 +97,7 @@ impl ToolExecutionResult {
                     None | Some(Value::Null) => String::new(),
                     Some(value) => py_str(value).trim().to_owned(),
                 };
-                let mut result = ToolExecutionResult {
-                    tool_name,
-                    success,
-                    ..Default::default()
-                };
+                let mut result = ToolExecutionResult { tool_name, success, ..Default::default() };
                 if success {
                     result.content = message;
                 } else {
@@ -110,11 +106,7 @@ impl ToolExecutionResult {
                 result.structured_content = Some(Value::Array(items));
                 result
             }
-            Value::Null => ToolExecutionResult {
-                tool_name,
-                success: true,
-                ..Default::default()
-            },
+            Value::Null => ToolExecutionResult { tool_name, success: true, ..Default::default() },
             other => ToolExecutionResult {
                 tool_name,
                 success: true,
@@ -143,11 +135,7 @@ impl ToolExecutionResult {
             return content.to_owned();
         }
         if !self.content_items.is_empty() {
-            let lines: Vec<String> = self
-                .content_items
-                .iter()
-                .map(|item| item_summary(item, locale))
-                .collect();
+            let lines: Vec<String> = self.content_items.iter().map(|item| item_summary(item, locale)).collect();
             return lines.join("\n").trim().to_owned();
         }
         match &self.structured_content {
@@ -186,23 +174,14 @@ fn from_object(tool_name: String, map: Map<String, Value>, locale: Locale) -> To
     } else {
         match map.get("error").or_else(|| map.get("message")) {
             Some(value) => text_of(Some(value)),
-            None => locale
-                .pick("Tool execution failed", "插件工具执行失败")
-                .to_owned(),
+            None => locale.pick("Tool execution failed", "插件工具执行失败").to_owned(),
         }
     };
     let content_items = match map.get("content_items") {
-        Some(Value::Array(items)) => items
-            .iter()
-            .filter_map(Value::as_object)
-            .map(raw_item)
-            .collect(),
+        Some(Value::Array(items)) => items.iter().filter_map(Value::as_object).map(raw_item).collect(),
         _ => Vec::new(),
     };
-    let stop_after_execution = map
-        .get("stop_after_execution")
-        .and_then(Value::as_bool)
-        .unwrap_or(false);
+    let stop_after_execution = map.get("stop_after_execution").and_then(Value::as_bool).unwrap_or(false);
     ToolExecutionResult {
         tool_name,
         success,
@@ -216,15 +195,9 @@ fn from_object(tool_name: String, map: Map<String, Value>, locale: Locale) -> To
 }
 
 fn raw_item(item: &Map<String, Value>) -> ToolContentItem {
-    let first_truthy = |keys: &[&str]| {
-        keys.iter()
-            .filter_map(|key| item.get(*key))
-            .find(|v| is_truthy(v))
-    };
+    let first_truthy = |keys: &[&str]| keys.iter().filter_map(|key| item.get(*key)).find(|v| is_truthy(v));
     let text = |keys: &[&str]| first_truthy(keys).map(py_str).unwrap_or_default();
-    let type_name = first_truthy(&["content_type", "type"])
-        .map(py_str)
-        .unwrap_or_else(|| "unknown".to_owned());
+    let type_name = first_truthy(&["content_type", "type"]).map(py_str).unwrap_or_else(|| "unknown".to_owned());
     ToolContentItem {
         content_type: ContentType::from_name(type_name.trim()),
         text: text(&["text"]),
@@ -234,21 +207,13 @@ fn raw_item(item: &Map<String, Value>) -> ToolContentItem {
         name: text(&["name"]),
         description: text(&["description"]),
         annotation: None,
-        metadata: item
-            .get("metadata")
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default(),
+        metadata: item.get("metadata").and_then(Value::as_object).cloned().unwrap_or_default(),
     }
 }
 
 /// The first non-empty of the given texts (untrimmed), else `fallback`.
 fn first_non_empty<'a>(candidates: &[&'a str], fallback: &'a str) -> &'a str {
-    candidates
-        .iter()
-        .copied()
-        .find(|text| !text.is_empty())
-        .unwrap_or(fallback)
+    candidates.iter().copied().find(|text| !text.is_empty()).unwrap_or(fallback)
 }
 
 fn item_summary(item: &ToolContentItem, locale: Locale) -> String {
@@ -258,31 +223,17 @@ fn item_summary(item: &ToolContentItem, locale: Locale) -> String {
         ContentType::Image => locale.pick(format!("[image {mime}]"), format!("[图片内容 {mime}]")),
         ContentType::Audio => locale.pick(format!("[audio {mime}]"), format!("[音频内容 {mime}]")),
         ContentType::ResourceLink => match locale {
-            Locale::En => format!(
-                "[resource link] {}",
-                first_non_empty(&[&item.name, &item.uri], "resource link")
-            ),
-            Locale::ZhHans => format!(
-                "[资源链接] {}",
-                first_non_empty(&[&item.name, &item.uri], "资源链接")
-            ),
+            Locale::En => format!("[resource link] {}", first_non_empty(&[&item.name, &item.uri], "resource link")),
+            Locale::ZhHans => format!("[资源链接] {}", first_non_empty(&[&item.name, &item.uri], "资源链接")),
         },
         ContentType::Resource if !item.text.trim().is_empty() => item.text.trim().to_owned(),
         ContentType::Resource => match locale {
             Locale::En => {
-                format!(
-                    "[embedded resource] {}",
-                    first_non_empty(&[&item.name, &item.uri], "embedded resource")
-                )
+                format!("[embedded resource] {}", first_non_empty(&[&item.name, &item.uri], "embedded resource"))
             }
-            Locale::ZhHans => format!(
-                "[嵌入资源] {}",
-                first_non_empty(&[&item.name, &item.uri], "嵌入资源")
-            ),
+            Locale::ZhHans => format!("[嵌入资源] {}", first_non_empty(&[&item.name, &item.uri], "嵌入资源")),
         },
-        ContentType::Binary => {
-            locale.pick(format!("[binary {mime}]"), format!("[二进制内容 {mime}]"))
-        }
+        ContentType::Binary => locale.pick(format!("[binary {mime}]"), format!("[二进制内容 {mime}]")),
         other => locale.pick(format!("[{other} content]"), format!("[{other} 内容]")),
     }
 }

@@ -20,13 +20,7 @@ pub struct SchemaCx {
 impl SchemaCx {
     pub(crate) fn new(tool: &'static str) -> Self {
         let settings = SchemaSettings::draft2020_12();
-        SchemaCx {
-            tool,
-            generator: settings.into_generator(),
-            defs: Map::new(),
-            error: None,
-            parameter: "",
-        }
+        SchemaCx { tool, generator: settings.into_generator(), defs: Map::new(), error: None, parameter: "" }
     }
 
     /// The cleaned schema of `T`.
@@ -104,9 +98,7 @@ pub fn compose(
         let enum_values = param.enum_values.map(static_schema);
         let default = param.default.map(static_schema);
         if let Some(check) = param.check {
-            let values = enum_values
-                .iter()
-                .flat_map(|v| v.as_array().into_iter().flatten().map(|v| ("enum", v)));
+            let values = enum_values.iter().flat_map(|v| v.as_array().into_iter().flatten().map(|v| ("enum", v)));
             for (what, value) in default.iter().map(|d| ("default", d)).chain(values) {
                 if let Err(reason) = check(value) {
                     return Err(ToolSpecError::ValueDoesNotFit {
@@ -119,14 +111,9 @@ pub fn compose(
                 }
             }
         }
-        let enum_values = enum_values
-            .as_ref()
-            .and_then(Value::as_array)
-            .map(Vec::as_slice);
-        properties.insert(
-            param.name.to_owned(),
-            merge_property(&base, param.description, enum_values, default.as_ref()),
-        );
+        let enum_values = enum_values.as_ref().and_then(Value::as_array).map(Vec::as_slice);
+        properties
+            .insert(param.name.to_owned(), merge_property(&base, param.description, enum_values, default.as_ref()));
         if param.required {
             required.push(Value::from(param.name));
         }
@@ -140,10 +127,7 @@ pub fn compose(
                 other => {
                     return Err(ToolSpecError::OutputSchemaNotObject {
                         tool: tool.to_owned(),
-                        detail: other.map_or_else(
-                            || "a schema without a type".to_owned(),
-                            |t| format!("type {t}"),
-                        ),
+                        detail: other.map_or_else(|| "a schema without a type".to_owned(), |t| format!("type {t}")),
                     });
                 }
             }
@@ -178,11 +162,7 @@ pub(crate) fn clean_root(mut root: Value, defs: &mut Map<String, Value>) -> Resu
         },
         _ => Map::new(),
     };
-    let mut cleaner = Cleaner {
-        defs: &local_defs,
-        stack: Vec::new(),
-        recursive: Map::new(),
-    };
+    let mut cleaner = Cleaner { defs: &local_defs, stack: Vec::new(), recursive: Map::new() };
     let cleaned = cleaner.clean(&root);
     let recursive = std::mem::take(&mut cleaner.recursive);
     for (name, def) in recursive {
@@ -237,25 +217,16 @@ impl Cleaner<'_> {
                 "$schema" | "title" | "$defs" => {}
                 "format" if is_numeric(map) => {}
                 "properties" | "patternProperties" => {
-                    let cleaned = value
-                        .as_object()
-                        .map(|p| p.iter().map(|(k, v)| (k.clone(), self.clean(v))).collect());
-                    out.insert(
-                        key.clone(),
-                        cleaned.map_or_else(|| value.clone(), Value::Object),
-                    );
+                    let cleaned =
+                        value.as_object().map(|p| p.iter().map(|(k, v)| (k.clone(), self.clean(v))).collect());
+                    out.insert(key.clone(), cleaned.map_or_else(|| value.clone(), Value::Object));
                 }
                 "items" | "additionalProperties" | "not" | "contains" | "propertyNames" => {
                     out.insert(key.clone(), self.clean(value));
                 }
                 "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
-                    let cleaned = value
-                        .as_array()
-                        .map(|b| b.iter().map(|x| self.clean(x)).collect());
-                    out.insert(
-                        key.clone(),
-                        cleaned.map_or_else(|| value.clone(), Value::Array),
-                    );
+                    let cleaned = value.as_array().map(|b| b.iter().map(|x| self.clean(x)).collect());
+                    out.insert(key.clone(), cleaned.map_or_else(|| value.clone(), Value::Array));
                 }
                 _ => {
                     out.insert(key.clone(), value.clone());
@@ -290,13 +261,7 @@ fn strip_optional_nulls(map: &mut Map<String, Value>) {
     let required: Vec<String> = map
         .get("required")
         .and_then(Value::as_array)
-        .map(|names| {
-            names
-                .iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect()
-        })
+        .map(|names| names.iter().filter_map(Value::as_str).map(str::to_owned).collect())
         .unwrap_or_default();
     let Some(Value::Object(properties)) = map.get_mut("properties") else {
         return;
@@ -327,11 +292,7 @@ fn strip_optional_nulls(map: &mut Map<String, Value>) {
             };
             let is_null = |b: &Value| b.get("type") == Some(&Value::from("null"));
             if branches.len() == 2 && branches.iter().filter(|b| is_null(b)).count() == 1 {
-                let kept = branches
-                    .iter()
-                    .find(|b| !is_null(b))
-                    .cloned()
-                    .unwrap_or(Value::Null);
+                let kept = branches.iter().find(|b| !is_null(b)).cloned().unwrap_or(Value::Null);
                 let mut merged = kept.as_object().cloned().unwrap_or_default();
                 for (k, v) in prop_map.iter() {
                     if k != keyword {
@@ -355,10 +316,9 @@ fn const_union_to_enum(map: Map<String, Value>) -> Map<String, Value> {
         let consts: Option<Vec<Value>> = branches
             .iter()
             .map(|b| {
-                let c = b.get("const").or_else(|| {
-                    b.get("enum")
-                        .and_then(|e| e.as_array().filter(|a| a.len() == 1)?.first())
-                });
+                let c = b
+                    .get("const")
+                    .or_else(|| b.get("enum").and_then(|e| e.as_array().filter(|a| a.len() == 1)?.first()));
                 c.filter(|c| c.is_string()).cloned()
             })
             .collect();
@@ -409,10 +369,7 @@ fn add_common_branch_type(map: Map<String, Value>) -> Map<String, Value> {
 
 fn common_type(branches: &[Value]) -> Option<Value> {
     let first = branches.first()?.get("type")?;
-    branches
-        .iter()
-        .all(|b| b.get("type") == Some(first))
-        .then(|| first.clone())
+    branches.iter().all(|b| b.get("type") == Some(first)).then(|| first.clone())
 }
 
 /// A parameter (or output) schema must have one JSON type.
@@ -425,17 +382,9 @@ fn require_single_type(schema: &Value) -> Result<(), String> {
     }
     for keyword in ["oneOf", "anyOf"] {
         if let Some(Value::Array(branches)) = map.get(keyword) {
-            let types: Vec<String> = branches
-                .iter()
-                .map(|b| {
-                    b.get("type")
-                        .map_or_else(|| "untyped".to_owned(), Value::to_string)
-                })
-                .collect();
-            return Err(format!(
-                "`{keyword}` branches of types {}",
-                types.join(", ")
-            ));
+            let types: Vec<String> =
+                branches.iter().map(|b| b.get("type").map_or_else(|| "untyped".to_owned(), Value::to_string)).collect();
+            return Err(format!("`{keyword}` branches of types {}", types.join(", ")));
         }
     }
     // `{}` (any JSON) and other untyped schemas are accepted as they are.

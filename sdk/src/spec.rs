@@ -4,8 +4,8 @@ use crate::shared::action::{ActionInfo, render_action};
 use crate::shared::docs;
 use crate::shared::schema::{schema_from_list, schema_from_raw};
 use crate::{
-    ChatScope, Dialect, Locale, PermissionLevel, ProjectionError, ToolAnnotation, ToolIcon,
-    ToolParameterInfo, ToolSpecError, Visibility,
+    ChatScope, Dialect, Locale, PermissionLevel, ProjectionError, ToolAnnotation, ToolIcon, ToolParameterInfo,
+    ToolSpecError, Visibility,
 };
 use serde_json::{Map, Value};
 use std::sync::Arc;
@@ -105,9 +105,7 @@ impl ToolSpec {
         data.schema_zh = schema_zh;
         data.visibility = rendered.visibility;
         data.metadata = rendered.metadata;
-        Ok(ToolSpec {
-            data: Arc::new(data),
-        })
+        Ok(ToolSpec { data: Arc::new(data) })
     }
 
     /// The tool's name (for a listed copy: the registry name).
@@ -224,11 +222,7 @@ impl ToolSpec {
     /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn llm_definition(
-        &self,
-        dialect: Dialect,
-        locale: Locale,
-    ) -> Result<Value, ProjectionError> {
+    pub fn llm_definition(&self, dialect: Dialect, locale: Locale) -> Result<Value, ProjectionError> {
         crate::dialect::project(self, dialect, locale, self.description(locale))
     }
 
@@ -247,23 +241,13 @@ impl ToolSpec {
     /// The copy a registry lists: renamed, with `registry_original_name` in its metadata and the
     /// provider's identity. Texts are not re-rendered.
     #[doc(hidden)]
-    pub fn __listed_copy(
-        &self,
-        registry_name: &str,
-        provider_name: &str,
-        provider_type: &str,
-    ) -> ToolSpec {
+    pub fn __listed_copy(&self, registry_name: &str, provider_name: &str, provider_type: &str) -> ToolSpec {
         let mut data = (*self.data).clone();
-        data.metadata.insert(
-            "registry_original_name".into(),
-            Value::from(self.data.name.clone()),
-        );
+        data.metadata.insert("registry_original_name".into(), Value::from(self.data.name.clone()));
         data.name = registry_name.to_owned();
         data.provider_name = provider_name.to_owned();
         data.provider_type = provider_type.to_owned();
-        ToolSpec {
-            data: Arc::new(data),
-        }
+        ToolSpec { data: Arc::new(data) }
     }
 
     /// A copy with extra metadata entries (providers stamp `plugin_id`, `visibility`).
@@ -271,9 +255,7 @@ impl ToolSpec {
     pub fn __with_metadata(&self, entries: impl IntoIterator<Item = (String, Value)>) -> ToolSpec {
         let mut data = (*self.data).clone();
         data.metadata.extend(entries);
-        ToolSpec {
-            data: Arc::new(data),
-        }
+        ToolSpec { data: Arc::new(data) }
     }
 
     /// A copy served by another provider.
@@ -282,9 +264,7 @@ impl ToolSpec {
         let mut data = (*self.data).clone();
         data.provider_name = provider_name.to_owned();
         data.provider_type = provider_type.to_owned();
-        ToolSpec {
-            data: Arc::new(data),
-        }
+        ToolSpec { data: Arc::new(data) }
     }
 
     /// A copy with another visibility and switch (the host's decision about a component).
@@ -292,9 +272,7 @@ impl ToolSpec {
     pub fn __with_visibility(&self, visibility: Visibility) -> ToolSpec {
         let mut data = (*self.data).clone();
         data.visibility = visibility;
-        ToolSpec {
-            data: Arc::new(data),
-        }
+        ToolSpec { data: Arc::new(data) }
     }
 }
 
@@ -340,14 +318,8 @@ impl serde::Serialize for ToolSpec {
         Form {
             name: &d.name,
             title: &d.title,
-            description: PerLocale {
-                en: &d.brief[0],
-                zh_hans: &d.brief[1],
-            },
-            detailed_description: PerLocale {
-                en: &d.detailed[0],
-                zh_hans: &d.detailed[1],
-            },
+            description: PerLocale { en: &d.brief[0], zh_hans: &d.brief[1] },
+            detailed_description: PerLocale { en: &d.detailed[0], zh_hans: &d.detailed[1] },
             parameters_schema: &d.schema,
             output_schema: d.output_schema.as_ref(),
             provider_name: &d.provider_name,
@@ -396,9 +368,7 @@ fn check_name(name: &str) -> Result<(), ToolSpecError> {
         return Err(ToolSpecError::BlankName);
     }
     if name.trim() != name {
-        return Err(ToolSpecError::PaddedName {
-            name: name.to_owned(),
-        });
+        return Err(ToolSpecError::PaddedName { name: name.to_owned() });
     }
     Ok(())
 }
@@ -407,10 +377,7 @@ fn warn_legacy_action_once(name: &str) {
     use std::collections::HashSet;
     use std::sync::{Mutex, OnceLock};
     static WARNED: OnceLock<Mutex<HashSet<String>>> = OnceLock::new();
-    let mut warned = WARNED
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut warned = WARNED.get_or_init(Default::default).lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     if warned.insert(name.to_owned()) {
         tracing::warn!("legacy action \"{name}\" is converted to a tool; declare it with #[tool]");
     }
@@ -593,11 +560,8 @@ impl ToolSpecBuilder {
     /// Schema and texts rendered by `#[tool]` at compile time.
     #[doc(hidden)]
     pub fn __prerendered(mut self, schema: Value, brief: [&str; 2], detailed: [&str; 2]) -> Self {
-        self.prerendered = Some(Prerendered {
-            schema,
-            brief: brief.map(str::to_owned),
-            detailed: detailed.map(str::to_owned),
-        });
+        self.prerendered =
+            Some(Prerendered { schema, brief: brief.map(str::to_owned), detailed: detailed.map(str::to_owned) });
         self
     }
 
@@ -618,32 +582,23 @@ impl ToolSpecBuilder {
         check_name(&data.name)?;
         let tool = data.name.clone();
         data.platforms = normalise_platforms(&tool, std::mem::take(&mut data.platforms))?;
-        data.visibility = visibility.unwrap_or(if core_tool {
-            Visibility::Visible
-        } else {
-            Visibility::Deferred
-        });
+        data.visibility = visibility.unwrap_or(if core_tool { Visibility::Visible } else { Visibility::Deferred });
         if let Some(pre) = prerendered {
             data.schema = pre.schema;
             data.brief = pre.brief;
             data.detailed = pre.detailed;
-            return Ok(ToolSpec {
-                data: Arc::new(data),
-            });
+            return Ok(ToolSpec { data: Arc::new(data) });
         }
         let mut schema = match (parameters.is_empty(), parameters_raw) {
             (false, Some(_)) => return Err(ToolSpecError::BothParameterForms { tool }),
             (_, Some(raw)) => schema_from_raw(&tool, &raw)?,
             (_, None) => schema_from_list(&tool, &parameters)?,
         };
-        let mut schema_zh = parameters_raw_zh
-            .map(|raw| schema_from_raw(&tool, &raw))
-            .transpose()?;
+        let mut schema_zh = parameters_raw_zh.map(|raw| schema_from_raw(&tool, &raw)).transpose()?;
         if data.deny_unknown_args {
             for schema in std::iter::once(&mut schema).chain(schema_zh.as_mut()) {
                 if let Value::Object(map) = schema {
-                    map.entry("additionalProperties")
-                        .or_insert(Value::Bool(false));
+                    map.entry("additionalProperties").or_insert(Value::Bool(false));
                 }
             }
         }
@@ -659,9 +614,7 @@ impl ToolSpecBuilder {
         });
         data.schema = schema;
         data.schema_zh = schema_zh.filter(|zh| *zh != data.schema);
-        Ok(ToolSpec {
-            data: Arc::new(data),
-        })
+        Ok(ToolSpec { data: Arc::new(data) })
     }
 }
 
@@ -670,9 +623,7 @@ fn normalise_platforms(tool: &str, platforms: Vec<String>) -> Result<Vec<String>
     for platform in platforms {
         let platform = platform.trim().to_lowercase();
         if platform.is_empty() {
-            return Err(ToolSpecError::BlankPlatform {
-                tool: tool.to_owned(),
-            });
+            return Err(ToolSpecError::BlankPlatform { tool: tool.to_owned() });
         }
         if !out.contains(&platform) {
             out.push(platform);

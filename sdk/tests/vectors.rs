@@ -1,15 +1,10 @@
 //! Every case of `../shared/spec/vectors/{tools,actions,results}.json` (the parts this crate owns).
 
 use serde_json::Value;
-use toolhook::{
-    ActionInfo, Locale, ToolExecutionResult, ToolParameterInfo, ToolSpec, ToolSpecError, Visibility,
-};
+use toolhook::{ActionInfo, Locale, ToolExecutionResult, ToolParameterInfo, ToolSpec, ToolSpecError, Visibility};
 
 fn load(file: &str) -> Vec<Value> {
-    let path = format!(
-        "{}/../../shared/spec/vectors/{file}",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/../../shared/spec/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
     serde_json::from_str(&text).unwrap()
 }
@@ -30,8 +25,7 @@ fn build_from_input(input: &Value) -> Result<ToolSpec, String> {
         }
     }
     if let Some(list) = input.get("parameters") {
-        let list: Vec<ToolParameterInfo> =
-            serde_json::from_value(list.clone()).map_err(|e| e.to_string())?;
+        let list: Vec<ToolParameterInfo> = serde_json::from_value(list.clone()).map_err(|e| e.to_string())?;
         b = b.parameters(list);
     }
     if let Some(raw) = input.get("parameters_raw") {
@@ -55,42 +49,18 @@ fn build_from_input(input: &Value) -> Result<ToolSpec, String> {
 }
 
 fn check_texts(case: &str, spec: &ToolSpec, expected: &Value) {
-    assert_eq!(
-        spec.description(Locale::ZhHans),
-        expected["description"],
-        "{case}: description"
-    );
-    assert_eq!(
-        spec.description(Locale::En),
-        expected["description_en"],
-        "{case}: description_en"
-    );
+    assert_eq!(spec.description(Locale::ZhHans), expected["description"], "{case}: description");
+    assert_eq!(spec.description(Locale::En), expected["description_en"], "{case}: description_en");
     assert_eq!(
         spec.detailed_description(Locale::ZhHans),
         expected["detailed_description_zh_hans"],
         "{case}: detailed zh-Hans"
     );
-    assert_eq!(
-        spec.detailed_description(Locale::En),
-        expected["detailed_description_en"],
-        "{case}: detailed en"
-    );
-    assert_eq!(
-        json(spec.parameters_schema()),
-        json(&expected["parameters_schema"]),
-        "{case}: schema"
-    );
-    assert_eq!(
-        spec.visibility().as_str(),
-        expected["visibility"],
-        "{case}: visibility"
-    );
+    assert_eq!(spec.detailed_description(Locale::En), expected["detailed_description_en"], "{case}: detailed en");
+    assert_eq!(json(spec.parameters_schema()), json(&expected["parameters_schema"]), "{case}: schema");
+    assert_eq!(spec.visibility().as_str(), expected["visibility"], "{case}: visibility");
     assert_eq!(spec.enabled(), expected["enabled"], "{case}: enabled");
-    assert_eq!(
-        json(&Value::Object(spec.metadata().clone())),
-        json(&expected["metadata"]),
-        "{case}: metadata"
-    );
+    assert_eq!(json(&Value::Object(spec.metadata().clone())), json(&expected["metadata"]), "{case}: metadata");
 }
 
 #[test]
@@ -127,14 +97,8 @@ fn every_actions_vector_converts_as_expected() {
         }
         let spec = built.unwrap_or_else(|e| panic!("{name}: {e}"));
         check_texts(name, &spec, &case["expected"]);
-        let zh = case["expected"]
-            .get("parameters_schema_zh_hans")
-            .unwrap_or(&case["expected"]["parameters_schema"]);
-        assert_eq!(
-            json(spec.parameters_schema_for(Locale::ZhHans)),
-            json(zh),
-            "{name}: zh-Hans schema"
-        );
+        let zh = case["expected"].get("parameters_schema_zh_hans").unwrap_or(&case["expected"]["parameters_schema"]);
+        assert_eq!(json(spec.parameters_schema_for(Locale::ZhHans)), json(zh), "{name}: zh-Hans schema");
     }
 }
 
@@ -148,18 +112,10 @@ fn every_results_vector_reads_and_renders_history_as_expected() {
         assert_eq!(result.tool_name, tool, "{name}");
         assert_eq!(result.success, expected["success"], "{name}: success");
         assert_eq!(result.content, expected["content"], "{name}: content");
-        assert_eq!(
-            result.error_message, expected["error_message"],
-            "{name}: error_message"
-        );
-        assert_eq!(
-            result.stop_after_execution, expected["stop_after_execution"],
-            "{name}: stop"
-        );
+        assert_eq!(result.error_message, expected["error_message"], "{name}: error_message");
+        assert_eq!(result.stop_after_execution, expected["stop_after_execution"], "{name}: stop");
         let zh = ToolExecutionResult::from_raw_in(tool, case["input"].clone(), Locale::ZhHans);
-        let zh_error = expected
-            .get("error_message_zh_hans")
-            .unwrap_or(&expected["error_message"]);
+        let zh_error = expected.get("error_message_zh_hans").unwrap_or(&expected["error_message"]);
         assert_eq!(zh.error_message, *zh_error, "{name}: zh-Hans error_message");
         assert_eq!(
             json(&serde_json::to_value(&result.content_items).unwrap()),
@@ -171,20 +127,12 @@ fn every_results_vector_reads_and_renders_history_as_expected() {
             json(&expected["structured_content"]),
             "{name}: structured"
         );
-        assert_eq!(
-            result.history_content(Locale::ZhHans),
-            expected["history_content_zh_hans"],
-            "{name}: history zh"
-        );
+        assert_eq!(result.history_content(Locale::ZhHans), expected["history_content_zh_hans"], "{name}: history zh");
         assert_eq!(
             zh.history_content(Locale::ZhHans),
             expected["history_content_zh_hans"],
             "{name}: history zh (zh read)"
         );
-        assert_eq!(
-            result.history_content(Locale::En),
-            expected["history_content_en"],
-            "{name}: history en"
-        );
+        assert_eq!(result.history_content(Locale::En), expected["history_content_en"], "{name}: history en");
     }
 }

@@ -13,19 +13,7 @@ use std::str::FromStr;
 /// assert!(PermissionLevel::BotAdmin > PermissionLevel::GroupOwner);
 /// assert_eq!("group_admin".parse::<PermissionLevel>(), Ok(PermissionLevel::GroupAdmin));
 /// ```
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    serde::Serialize,
-    serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PermissionLevel {
     /// Anyone (the default).
@@ -43,8 +31,7 @@ pub enum PermissionLevel {
 
 impl PermissionLevel {
     /// The accepted spellings, lowest level first.
-    pub const NAMES: [&'static str; 5] =
-        ["user", "group_admin", "group_owner", "bot_admin", "owner"];
+    pub const NAMES: [&'static str; 5] = ["user", "group_admin", "group_owner", "bot_admin", "owner"];
 
     /// The serde name, e.g. `"bot_admin"`.
     pub const fn as_str(self) -> &'static str {
@@ -100,9 +87,7 @@ impl FromStr for PermissionLevel {
 ///
 /// assert_eq!("group".parse::<ChatScope>(), Ok(ChatScope::Group));
 /// ```
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ChatScope {
     /// A one-to-one chat.
@@ -142,11 +127,7 @@ impl FromStr for ChatScope {
             "private" => Ok(ChatScope::Private),
             "group" => Ok(ChatScope::Group),
             "channel" => Ok(ChatScope::Channel),
-            _ => Err(ParseAccessError {
-                kind: "chat scope",
-                value: s.to_owned(),
-                allowed: "private, group, channel",
-            }),
+            _ => Err(ParseAccessError { kind: "chat scope", value: s.to_owned(), allowed: "private, group, channel" }),
         }
     }
 }

@@ -10,9 +10,7 @@ use serde_json::{Map, Value};
 use std::fmt;
 
 /// When the reference host activated a legacy action.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ActivationType {
     /// Never activated automatically.
@@ -45,9 +43,7 @@ impl fmt::Display for ActivationType {
 }
 
 /// The chat mode a legacy action was meant for.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ChatMode {
     /// Focused chat.
@@ -175,15 +171,8 @@ pub(crate) struct ActionRendering {
 pub(crate) fn render_action(info: &ActionInfo) -> ActionRendering {
     let schema = Locale::ALL.map(|locale| action_schema(info, locale));
     let detailed = Locale::ALL.map(|locale| action_detailed(info, &schema[locale.index()], locale));
-    let brief = Locale::ALL
-        .map(|locale| docs::brief(&info.name, &[Some(info.description.as_str())], locale));
-    ActionRendering {
-        brief,
-        detailed,
-        schema,
-        visibility: action_visibility(info),
-        metadata: action_metadata(info),
-    }
+    let brief = Locale::ALL.map(|locale| docs::brief(&info.name, &[Some(info.description.as_str())], locale));
+    ActionRendering { brief, detailed, schema, visibility: action_visibility(info), metadata: action_metadata(info) }
 }
 
 fn action_schema(info: &ActionInfo, locale: Locale) -> Value {
@@ -251,10 +240,7 @@ fn action_detailed(info: &ActionInfo, schema: &Value, locale: Locale) -> String 
     let prompt = info.action_prompt.trim();
     if !prompt.is_empty() {
         activation.push(match locale {
-            Locale::En => format!(
-                "Original action prompt: {}.",
-                prompt.strip_suffix('.').unwrap_or(prompt)
-            ),
+            Locale::En => format!("Original action prompt: {}.", prompt.strip_suffix('.').unwrap_or(prompt)),
             Locale::ZhHans => format!("原始 Action 提示语：{prompt}。"),
         });
     }
@@ -263,19 +249,12 @@ fn action_detailed(info: &ActionInfo, schema: &Value, locale: Locale) -> String 
 }
 
 fn non_blank(items: &[String]) -> Vec<&str> {
-    items
-        .iter()
-        .map(|item| item.trim())
-        .filter(|item| !item.is_empty())
-        .collect()
+    items.iter().map(|item| item.trim()).filter(|item| !item.is_empty()).collect()
 }
 
 fn action_visibility(info: &ActionInfo) -> Visibility {
-    let declared = info
-        .extra
-        .get("visibility")
-        .and_then(Value::as_str)
-        .and_then(|text| text.parse::<Visibility>().ok());
+    let declared =
+        info.extra.get("visibility").and_then(Value::as_str).and_then(|text| text.parse::<Visibility>().ok());
     match declared {
         Some(visibility) => visibility,
         None if info.extra.get("core_tool").is_some_and(is_truthy) => Visibility::Visible,
@@ -289,20 +268,11 @@ fn action_metadata(info: &ActionInfo) -> Map<String, Value> {
     let legacy = [
         ("legacy_action", Value::Bool(true)),
         ("legacy_component_type", Value::from("ACTION")),
-        (
-            "activation_type",
-            Value::from(info.activation_type.as_str()),
-        ),
+        ("activation_type", Value::from(info.activation_type.as_str())),
         ("activation_keywords", strings(&info.activation_keywords)),
-        (
-            "activation_probability",
-            Value::from(info.activation_probability),
-        ),
+        ("activation_probability", Value::from(info.activation_probability)),
         ("chat_mode", Value::from(info.chat_mode.as_str())),
-        (
-            "action_parameters",
-            Value::Object(info.action_parameters.clone()),
-        ),
+        ("action_parameters", Value::Object(info.action_parameters.clone())),
         ("action_require", strings(&info.action_require)),
         ("associated_types", strings(&info.associated_types)),
         ("parallel_action", Value::Bool(info.parallel_action)),

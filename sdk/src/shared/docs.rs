@@ -67,10 +67,7 @@ pub(crate) fn parameter_block(schema: &Value, locale: Locale) -> Option<String> 
             type_name: type_name(prop.get("type"), locale),
             required: is_required,
             description: prop.get("description"),
-            enum_values: prop
-                .get("enum")
-                .and_then(Value::as_array)
-                .filter(|values| !values.is_empty()),
+            enum_values: prop.get("enum").and_then(Value::as_array).filter(|values| !values.is_empty()),
             default: prop.get("default"),
         };
         lines.push(line.render(locale));
@@ -96,21 +93,13 @@ impl PropertyLine<'_> {
     }
 
     fn render_zh(&self) -> String {
-        let mut line = format!(
-            "- {}：{}，{}。",
-            self.name,
-            self.type_name,
-            if self.required { "必填" } else { "可选" }
-        );
+        let mut line =
+            format!("- {}：{}，{}。", self.name, self.type_name, if self.required { "必填" } else { "可选" });
         let description = match self.description.filter(|d| is_truthy(d)) {
             Some(d) => py_str(d).trim().to_owned(),
             None => String::new(),
         };
-        line.push_str(if description.is_empty() {
-            "无额外说明"
-        } else {
-            &description
-        });
+        line.push_str(if description.is_empty() { "无额外说明" } else { &description });
         if let Some(values) = self.enum_values {
             let values: Vec<String> = values.iter().map(py_str).collect();
             line.push_str(" 可选值：");
@@ -133,11 +122,7 @@ impl PropertyLine<'_> {
         };
         let description = description.trim();
         let description = description.strip_suffix('.').unwrap_or(description).trim();
-        let mut parts = vec![if description.is_empty() {
-            "No description".to_owned()
-        } else {
-            description.to_owned()
-        }];
+        let mut parts = vec![if description.is_empty() { "No description".to_owned() } else { description.to_owned() }];
         if let Some(values) = self.enum_values {
             let values: Vec<String> = values.iter().map(en_value).collect();
             parts.push(format!("Allowed values: {}", values.join(", ")));
@@ -149,11 +134,7 @@ impl PropertyLine<'_> {
             "- {}: {}, {}. {}",
             self.name,
             self.type_name,
-            if self.required {
-                "required"
-            } else {
-                "optional"
-            },
+            if self.required { "required" } else { "optional" },
             parts.join(". ")
         )
     }
@@ -214,14 +195,8 @@ mod tests {
             detailed(&schema, "  注意：仅支持中英互译。\n", Locale::ZhHans),
             "参数说明：\n- text：string，必填。原文\n- target：string，可选。目标语言 可选值：zh、en。 默认值：zh。\n\n注意：仅支持中英互译。"
         );
-        assert_eq!(
-            detailed(&schema, "Parameter details: by hand", Locale::ZhHans),
-            "Parameter details: by hand"
-        );
-        assert_eq!(
-            detailed(&json!({"properties": {}}), " only text ", Locale::En),
-            "only text"
-        );
+        assert_eq!(detailed(&schema, "Parameter details: by hand", Locale::ZhHans), "Parameter details: by hand");
+        assert_eq!(detailed(&json!({"properties": {}}), " only text ", Locale::En), "only text");
     }
 
     #[test]
@@ -243,10 +218,7 @@ mod tests {
 
     #[test]
     fn brief_falls_back_to_the_name() {
-        assert_eq!(
-            brief("t", &[Some("  "), None, Some(" doc ")], Locale::En),
-            "doc"
-        );
+        assert_eq!(brief("t", &[Some("  "), None, Some(" doc ")], Locale::En), "doc");
         assert_eq!(brief("t", &[None], Locale::ZhHans), "工具 t");
     }
 }

@@ -47,9 +47,7 @@ pub enum ToolSpecError {
         parameter: String,
     },
     /// An array parameter has no item schema.
-    #[error(
-        "tool `{tool}`: array parameter `{parameter}` needs an item schema (`items_schema` or `items`)"
-    )]
+    #[error("tool `{tool}`: array parameter `{parameter}` needs an item schema (`items_schema` or `items`)")]
     ArrayWithoutItems {
         /// The tool.
         tool: String,
@@ -65,9 +63,7 @@ pub enum ToolSpecError {
         parameter: String,
     },
     /// `additional_properties` is neither a bool nor a schema object.
-    #[error(
-        "tool `{tool}`: `additional_properties` of parameter `{parameter}` must be true, false or a schema object"
-    )]
+    #[error("tool `{tool}`: `additional_properties` of parameter `{parameter}` must be true, false or a schema object")]
     BadAdditionalProperties {
         /// The tool.
         tool: String,
@@ -81,9 +77,7 @@ pub enum ToolSpecError {
         tool: String,
     },
     /// The raw parameter schema has a `type` that is neither `"object"` nor a property schema.
-    #[error(
-        "tool `{tool}`: the raw parameter schema must have type \"object\" (or be a map of parameter schemas)"
-    )]
+    #[error("tool `{tool}`: the raw parameter schema must have type \"object\" (or be a map of parameter schemas)")]
     RawSchemaNotObjectType {
         /// The tool.
         tool: String,
@@ -107,9 +101,7 @@ pub enum ToolSpecError {
         detail: String,
     },
     /// A `default` or `enum` value that does not deserialise into the parameter's type.
-    #[error(
-        "tool `{tool}`: {what} value {value} of parameter `{parameter}` does not fit its type: {reason}"
-    )]
+    #[error("tool `{tool}`: {what} value {value} of parameter `{parameter}` does not fit its type: {reason}")]
     ValueDoesNotFit {
         /// The tool.
         tool: String,
@@ -131,9 +123,7 @@ pub enum ToolSpecError {
         detail: String,
     },
     /// A command pattern token whose type does not fit its parameter.
-    #[error(
-        "tool `{tool}`: command token `{token}` does not fit parameter `{parameter}`: {reason}"
-    )]
+    #[error("tool `{tool}`: command token `{token}` does not fit parameter `{parameter}`: {reason}")]
     CommandToken {
         /// The tool.
         tool: String,

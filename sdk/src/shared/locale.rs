@@ -15,19 +15,7 @@ use std::str::FromStr;
 /// assert_eq!(Locale::ZhHans.to_string(), "zh-Hans");
 /// assert_eq!(Locale::default(), Locale::En);
 /// ```
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    serde::Serialize,
-    serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum Locale {
     /// English (`"en"`), the default.
     #[default]

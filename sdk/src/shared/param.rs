@@ -12,9 +12,7 @@ use serde_json::{Map, Value};
 /// assert_eq!(ToolParamType::Float.schema_type(), "number");
 /// assert!(serde_json::from_str::<ToolParamType>("\"date\"").is_err());
 /// ```
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ToolParamType {
     /// A JSON string (the default).
@@ -161,10 +159,7 @@ impl ToolParameterInfo {
     }
 
     /// Sets the required property names of an object parameter.
-    pub fn required_properties<S: Into<String>>(
-        mut self,
-        names: impl IntoIterator<Item = S>,
-    ) -> Self {
+    pub fn required_properties<S: Into<String>>(mut self, names: impl IntoIterator<Item = S>) -> Self {
         self.required_properties = names.into_iter().map(Into::into).collect();
         self
     }
@@ -177,9 +172,7 @@ impl ToolParameterInfo {
 
     /// The enum values that count: `None` for absent or empty.
     pub(crate) fn effective_enum(&self) -> Option<&[Value]> {
-        self.enum_values
-            .as_deref()
-            .filter(|values| !values.is_empty())
+        self.enum_values.as_deref().filter(|values| !values.is_empty())
     }
 
     /// The default that counts: `None` for absent or `null`.

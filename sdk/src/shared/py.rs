@@ -77,11 +77,7 @@ fn write_number(out: &mut String, n: &serde_json::Number) {
 
 /// Python's `repr(str)`: single quotes unless the text holds `'` and no `"`.
 fn write_str_repr(out: &mut String, s: &str) {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
+    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
     out.push(quote);
     for c in s.chars() {
         match c {
@@ -172,12 +168,7 @@ pub(crate) fn py_float(f: f64) -> String {
             out.push('.');
             out.push_str(&digits[1..]);
         }
-        let _ = write!(
-            out,
-            "e{}{:02}",
-            if exp < 0 { '-' } else { '+' },
-            exp.unsigned_abs()
-        );
+        let _ = write!(out, "e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.unsigned_abs());
     }
     out
 }
@@ -261,17 +252,11 @@ mod tests {
     #[test]
     fn repr_matches_python_for_containers_and_quotes() {
         let v = json!({"k": [1, 2.0, true, null, "a"], "it's": "say \"hi\""});
-        assert_eq!(
-            py_repr(&v),
-            r#"{'k': [1, 2.0, True, None, 'a'], "it's": 'say "hi"'}"#
-        );
+        assert_eq!(py_repr(&v), r#"{'k': [1, 2.0, True, None, 'a'], "it's": 'say "hi"'}"#);
         assert_eq!(py_repr(&json!("it's")), r#""it's""#);
         assert_eq!(py_repr(&json!("both ' and \"")), r#"'both \' and "'"#);
         assert_eq!(py_repr(&json!("tab\tnl\nbs\\")), r#"'tab\tnl\nbs\\'"#);
-        assert_eq!(
-            py_repr(&json!("\u{7}\u{200b}\u{3000}中文\u{10ffff}")),
-            r#"'\x07\u200b\u3000中文\U0010ffff'"#
-        );
+        assert_eq!(py_repr(&json!("\u{7}\u{200b}\u{3000}中文\u{10ffff}")), r#"'\x07\u200b\u3000中文\U0010ffff'"#);
     }
 
     #[test]
@@ -284,33 +269,15 @@ mod tests {
     #[test]
     fn py_json_uses_python_separators_and_floats() {
         let v = json!({"v": 1e-05, "w": 1.0, "名字": "小明", "c": "\u{1}"});
-        assert_eq!(
-            py_json(&v),
-            "{\"v\": 1e-05, \"w\": 1.0, \"名字\": \"小明\", \"c\": \"\\u0001\"}"
-        );
+        assert_eq!(py_json(&v), "{\"v\": 1e-05, \"w\": 1.0, \"名字\": \"小明\", \"c\": \"\\u0001\"}");
     }
 
     #[test]
     fn truthiness_follows_the_reference() {
-        for falsy in [
-            json!(null),
-            json!(false),
-            json!(0),
-            json!(0.0),
-            json!(""),
-            json!([]),
-            json!({}),
-        ] {
+        for falsy in [json!(null), json!(false), json!(0), json!(0.0), json!(""), json!([]), json!({})] {
             assert!(!is_truthy(&falsy), "{falsy}");
         }
-        for truthy in [
-            json!(true),
-            json!(1),
-            json!(-0.5),
-            json!("false"),
-            json!([0]),
-            json!({"a": null}),
-        ] {
+        for truthy in [json!(true), json!(1), json!(-0.5), json!("false"), json!([0]), json!({"a": null})] {
             assert!(is_truthy(&truthy), "{truthy}");
         }
     }

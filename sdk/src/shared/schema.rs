@@ -39,19 +39,8 @@ pub(crate) fn property_schema(param: &ToolParameterInfo) -> Value {
             }
         }
         ToolParamType::Object => {
-            prop.insert(
-                "properties".into(),
-                Value::Object(param.properties.clone().unwrap_or_default()),
-            );
-            prop.insert(
-                "required".into(),
-                param
-                    .required_properties
-                    .iter()
-                    .cloned()
-                    .map(Value::from)
-                    .collect(),
-            );
+            prop.insert("properties".into(), Value::Object(param.properties.clone().unwrap_or_default()));
+            prop.insert("required".into(), param.required_properties.iter().cloned().map(Value::from).collect());
             if let Some(additional) = &param.additional_properties {
                 prop.insert("additionalProperties".into(), additional.clone());
             }
@@ -79,10 +68,7 @@ pub(crate) fn merge_property(
     }
     let description = match description {
         Some(text) => Value::from(text),
-        None => base
-            .get("description")
-            .cloned()
-            .unwrap_or_else(|| Value::from("")),
+        None => base.get("description").cloned().unwrap_or_else(|| Value::from("")),
     };
     prop.insert("description".into(), description);
     match enum_values.filter(|values| !values.is_empty()) {
@@ -114,20 +100,14 @@ pub(crate) fn merge_property(
 }
 
 /// Checks a parameter list and renders its canonical schema (tools.md §4.1).
-pub(crate) fn schema_from_list(
-    tool: &str,
-    params: &[ToolParameterInfo],
-) -> Result<Value, ToolSpecError> {
+pub(crate) fn schema_from_list(tool: &str, params: &[ToolParameterInfo]) -> Result<Value, ToolSpecError> {
     let mut seen = HashSet::with_capacity(params.len());
     let mut properties = Map::with_capacity(params.len());
     let mut required = Vec::new();
     for param in params {
         check_parameter(tool, param)?;
         if !seen.insert(param.name.as_str()) {
-            return Err(ToolSpecError::DuplicateParameter {
-                tool: tool.to_owned(),
-                parameter: param.name.clone(),
-            });
+            return Err(ToolSpecError::DuplicateParameter { tool: tool.to_owned(), parameter: param.name.clone() });
         }
         properties.insert(param.name.clone(), property_schema(param));
         if param.required {
@@ -140,29 +120,18 @@ pub(crate) fn schema_from_list(
 fn check_parameter(tool: &str, param: &ToolParameterInfo) -> Result<(), ToolSpecError> {
     let parameter = || param.name.clone();
     if param.name.trim().is_empty() {
-        return Err(ToolSpecError::BlankParameterName {
-            tool: tool.to_owned(),
-        });
+        return Err(ToolSpecError::BlankParameterName { tool: tool.to_owned() });
     }
     if param.name.trim() != param.name {
-        return Err(ToolSpecError::PaddedParameterName {
-            tool: tool.to_owned(),
-            parameter: parameter(),
-        });
+        return Err(ToolSpecError::PaddedParameterName { tool: tool.to_owned(), parameter: parameter() });
     }
     match param.param_type {
         ToolParamType::Array => match &param.items_schema {
             None => {
-                return Err(ToolSpecError::ArrayWithoutItems {
-                    tool: tool.to_owned(),
-                    parameter: parameter(),
-                });
+                return Err(ToolSpecError::ArrayWithoutItems { tool: tool.to_owned(), parameter: parameter() });
             }
             Some(items) if !items.is_object() => {
-                return Err(ToolSpecError::ItemsSchemaNotObject {
-                    tool: tool.to_owned(),
-                    parameter: parameter(),
-                });
+                return Err(ToolSpecError::ItemsSchemaNotObject { tool: tool.to_owned(), parameter: parameter() });
             }
             Some(_) => {}
         },
@@ -170,10 +139,7 @@ fn check_parameter(tool: &str, param: &ToolParameterInfo) -> Result<(), ToolSpec
             if let Some(additional) = &param.additional_properties
                 && !(additional.is_boolean() || additional.is_object())
             {
-                return Err(ToolSpecError::BadAdditionalProperties {
-                    tool: tool.to_owned(),
-                    parameter: parameter(),
-                });
+                return Err(ToolSpecError::BadAdditionalProperties { tool: tool.to_owned(), parameter: parameter() });
             }
         }
         _ => {}
@@ -185,9 +151,7 @@ fn check_parameter(tool: &str, param: &ToolParameterInfo) -> Result<(), ToolSpec
 /// name to property schema with a per-property `required` flag.
 pub(crate) fn schema_from_raw(tool: &str, raw: &Value) -> Result<Value, ToolSpecError> {
     let Some(map) = raw.as_object() else {
-        return Err(ToolSpecError::RawSchemaNotObject {
-            tool: tool.to_owned(),
-        });
+        return Err(ToolSpecError::RawSchemaNotObject { tool: tool.to_owned() });
     };
     if map.is_empty() {
         return Ok(empty_object_schema());
@@ -198,16 +162,10 @@ pub(crate) fn schema_from_raw(tool: &str, raw: &Value) -> Result<Value, ToolSpec
         // A property named `type`: the dict is a property map.
         Some(Value::Object(_)) => false,
         Some(_) => {
-            return Err(ToolSpecError::RawSchemaNotObjectType {
-                tool: tool.to_owned(),
-            });
+            return Err(ToolSpecError::RawSchemaNotObjectType { tool: tool.to_owned() });
         }
     };
-    let schema = if full_schema {
-        full_schema_form(map)
-    } else {
-        property_map_form(map)
-    };
+    let schema = if full_schema { full_schema_form(map) } else { property_map_form(map) };
     check_raw_arrays(tool, &schema)?;
     Ok(schema)
 }
@@ -225,12 +183,8 @@ fn full_schema_form(map: &Map<String, Value>) -> Value {
         };
         schema.insert(key.clone(), value);
     }
-    schema
-        .entry("properties")
-        .or_insert_with(|| Value::Object(Map::new()));
-    schema
-        .entry("required")
-        .or_insert_with(|| Value::Array(Vec::new()));
+    schema.entry("properties").or_insert_with(|| Value::Object(Map::new()));
+    schema.entry("required").or_insert_with(|| Value::Array(Vec::new()));
     Value::Object(schema)
 }
 
@@ -240,10 +194,7 @@ fn property_map_form(map: &Map<String, Value>) -> Value {
     for (name, value) in map {
         let Value::Object(prop) = value else { continue };
         let mut prop = prop.clone();
-        if prop
-            .remove("required")
-            .is_some_and(|flag| super::py::is_truthy(&flag))
-        {
+        if prop.remove("required").is_some_and(|flag| super::py::is_truthy(&flag)) {
             required.push(Value::from(name.clone()));
         }
         properties.insert(name.clone(), Value::Object(prop));
@@ -257,12 +208,8 @@ fn check_raw_arrays(tool: &str, schema: &Value) -> Result<(), ToolSpecError> {
         return Ok(());
     };
     for (name, prop) in properties {
-        if prop.get("type").and_then(Value::as_str) == Some("array") && prop.get("items").is_none()
-        {
-            return Err(ToolSpecError::ArrayWithoutItems {
-                tool: tool.to_owned(),
-                parameter: name.clone(),
-            });
+        if prop.get("type").and_then(Value::as_str) == Some("array") && prop.get("items").is_none() {
+            return Err(ToolSpecError::ArrayWithoutItems { tool: tool.to_owned(), parameter: name.clone() });
         }
     }
     Ok(())
@@ -284,15 +231,8 @@ mod tests {
                 .description("filter")
                 .additional_properties(false)
                 .required_properties(["field"])
-                .properties(
-                    json!({"field": {"type": "string"}})
-                        .as_object()
-                        .unwrap()
-                        .clone(),
-                ),
-            ToolParameterInfo::new("f", ToolParamType::Float)
-                .default(0.25)
-                .required(false),
+                .properties(json!({"field": {"type": "string"}}).as_object().unwrap().clone()),
+            ToolParameterInfo::new("f", ToolParamType::Float).default(0.25).required(false),
         ];
         let schema = schema_from_list("t", &params).unwrap();
         assert_eq!(
@@ -304,39 +244,18 @@ mod tests {
     #[test]
     fn list_form_rejects_bad_names_and_arrays_without_items() {
         let blank = [ToolParameterInfo::new(" ", ToolParamType::String)];
-        assert!(matches!(
-            schema_from_list("t", &blank),
-            Err(ToolSpecError::BlankParameterName { .. })
-        ));
+        assert!(matches!(schema_from_list("t", &blank), Err(ToolSpecError::BlankParameterName { .. })));
         let padded = [ToolParameterInfo::new(" a", ToolParamType::String)];
-        assert!(matches!(
-            schema_from_list("t", &padded),
-            Err(ToolSpecError::PaddedParameterName { .. })
-        ));
-        let twice = [
-            ToolParameterInfo::new("a", ToolParamType::String),
-            ToolParameterInfo::new("a", ToolParamType::Integer),
-        ];
-        assert!(matches!(
-            schema_from_list("t", &twice),
-            Err(ToolSpecError::DuplicateParameter { .. })
-        ));
+        assert!(matches!(schema_from_list("t", &padded), Err(ToolSpecError::PaddedParameterName { .. })));
+        let twice =
+            [ToolParameterInfo::new("a", ToolParamType::String), ToolParameterInfo::new("a", ToolParamType::Integer)];
+        assert!(matches!(schema_from_list("t", &twice), Err(ToolSpecError::DuplicateParameter { .. })));
         let array = [ToolParameterInfo::new("a", ToolParamType::Array)];
-        assert!(matches!(
-            schema_from_list("t", &array),
-            Err(ToolSpecError::ArrayWithoutItems { .. })
-        ));
-        let items =
-            [ToolParameterInfo::new("a", ToolParamType::Array).items_schema(json!("string"))];
-        assert!(matches!(
-            schema_from_list("t", &items),
-            Err(ToolSpecError::ItemsSchemaNotObject { .. })
-        ));
+        assert!(matches!(schema_from_list("t", &array), Err(ToolSpecError::ArrayWithoutItems { .. })));
+        let items = [ToolParameterInfo::new("a", ToolParamType::Array).items_schema(json!("string"))];
+        assert!(matches!(schema_from_list("t", &items), Err(ToolSpecError::ItemsSchemaNotObject { .. })));
         let extra = [ToolParameterInfo::new("a", ToolParamType::Object).additional_properties(3)];
-        assert!(matches!(
-            schema_from_list("t", &extra),
-            Err(ToolSpecError::BadAdditionalProperties { .. })
-        ));
+        assert!(matches!(schema_from_list("t", &extra), Err(ToolSpecError::BadAdditionalProperties { .. })));
     }
 
     #[test]
@@ -347,16 +266,12 @@ mod tests {
             r#"{"type":"object","required":[],"properties":{"q":{"type":"string"}}}"#
         );
         let bare = json!({"type": "object"});
-        assert_eq!(
-            text(&schema_from_raw("t", &bare).unwrap()),
-            r#"{"type":"object","properties":{},"required":[]}"#
-        );
+        assert_eq!(text(&schema_from_raw("t", &bare).unwrap()), r#"{"type":"object","properties":{},"required":[]}"#);
     }
 
     #[test]
     fn raw_property_map_reads_required_flags() {
-        let raw =
-            json!({"type": {"type": "string", "required": 1}, "n": {"type": "float"}, "junk": 5});
+        let raw = json!({"type": {"type": "string", "required": 1}, "n": {"type": "float"}, "junk": 5});
         assert_eq!(
             text(&schema_from_raw("t", &raw).unwrap()),
             r#"{"type":"object","properties":{"type":{"type":"string"},"n":{"type":"float"}},"required":["type"]}"#
@@ -373,19 +288,13 @@ mod tests {
 
     #[test]
     fn merged_property_puts_parameter_parts_first() {
-        let base =
-            json!({"description": "type doc", "type": "object", "properties": {}, "required": []});
+        let base = json!({"description": "type doc", "type": "object", "properties": {}, "required": []});
         assert_eq!(
             text(&merge_property(&base, None, None, None)),
             r#"{"type":"object","description":"type doc","properties":{},"required":[]}"#
         );
         assert_eq!(
-            text(&merge_property(
-                &json!({"type": "string", "enum": ["a"]}),
-                Some("d"),
-                None,
-                Some(&json!("a"))
-            )),
+            text(&merge_property(&json!({"type": "string", "enum": ["a"]}), Some("d"), None, Some(&json!("a")))),
             r#"{"type":"string","description":"d","enum":["a"],"default":"a"}"#
         );
     }

@@ -11,9 +11,7 @@ use std::str::FromStr;
 /// assert_eq!(" VISIBLE ".parse::<Visibility>(), Ok(Visibility::Visible));
 /// assert_eq!(Visibility::default(), Visibility::Deferred);
 /// ```
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Visibility {
     /// Always in the tool definitions sent to the model.
