@@ -185,25 +185,37 @@ pub(crate) fn owned_type(ty: &Type) -> Type {
         fn visit_lifetime_mut(&mut self, lifetime: &mut syn::Lifetime) {
             *lifetime = syn::Lifetime::new("'static", lifetime.span());
         }
-        fn visit_generic_argument_mut(&mut self, arg: &mut GenericArgument) {
-            syn::visit_mut::visit_generic_argument_mut(self, arg);
-        }
-        fn visit_path_arguments_mut(&mut self, args: &mut PathArguments) {
-            syn::visit_mut::visit_path_arguments_mut(self, args);
+        fn visit_path_segment_mut(&mut self, segment: &mut syn::PathSegment) {
+            syn::visit_mut::visit_path_segment_mut(self, segment);
             // `Cow<str>` has an elided lifetime: name it.
-            if let PathArguments::AngleBracketed(angle) = args {
-                let has_lifetime = angle.args.iter().any(|a| matches!(a, GenericArgument::Lifetime(_)));
-                let is_cow_str = angle.args.len() == 1
-                    && angle.args.iter().any(|a| matches!(a, GenericArgument::Type(t) if is_str(t)));
-                if is_cow_str && !has_lifetime {
-                    angle.args.insert(0, GenericArgument::Lifetime(syn::Lifetime::new("'static", angle.span())));
-                }
+            if segment.ident == "Cow"
+                && let PathArguments::AngleBracketed(angle) = &mut segment.arguments
+                && !angle.args.iter().any(|a| matches!(a, GenericArgument::Lifetime(_)))
+            {
+                let span = angle.span();
+                angle.args.insert(0, GenericArgument::Lifetime(syn::Lifetime::new("'static", span)));
             }
         }
     }
     let mut owned = ty.clone();
     syn::visit_mut::VisitMut::visit_type_mut(&mut Owned, &mut owned);
     owned
+}
+
+/// The `T` of `Option<T>`.
+pub(crate) fn option_inner(ty: &Type) -> Option<Type> {
+    match ty {
+        Type::Path(p) => {
+            let last = p.path.segments.last()?;
+            match (last.ident == "Option", generic_types(last).as_slice()) {
+                (true, [inner]) => Some((*inner).clone()),
+                _ => None,
+            }
+        }
+        Type::Group(g) => option_inner(&g.elem),
+        Type::Paren(p) => option_inner(&p.elem),
+        _ => None,
+    }
 }
 
 /// Whether `ty` is `&Name` (any path ending in `Name`).

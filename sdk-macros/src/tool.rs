@@ -666,7 +666,7 @@ pub(crate) fn generate(
     for (i, p) in model.iter().enumerate() {
         let owned = signature::owned_type(&p.ty);
         let (decoded, field) = decoded_type(&p.shape, &owned);
-        let index = syn::Index::from(i);
+        let index = &field_idents[i];
         let finish = if let Some(default) = &p.default {
             let lit = &default.tokens;
             quote!(match slots.#index.flatten() {
@@ -700,9 +700,8 @@ pub(crate) fn generate(
     let names: Vec<&str> = model.iter().map(|p| p.schema_name.as_str()).collect();
     let deny = attrs.deny_unknown_args;
     let n = model.len();
-    let slot_indexes: Vec<syn::Index> = (0..n).map(syn::Index::from).collect();
     let decode_arms = model.iter().enumerate().map(|(i, p)| {
-        let index = syn::Index::from(i);
+        let index = &field_idents[i];
         let name = &p.schema_name;
         let ty = &decoded_types[i];
         quote!(#i => { slots.#index = ::core::option::Option::Some(map.next_value_seed(
@@ -711,11 +710,18 @@ pub(crate) fn generate(
     let args_struct = quote! {
         #[allow(non_camel_case_types, dead_code)]
         struct __ToolhookArgs { #(#field_idents: #field_types,)* }
+        #[allow(non_camel_case_types)]
+        struct __ToolhookSlots { #(#field_idents: ::core::option::Option<#decoded_types>,)* }
+        impl ::core::default::Default for __ToolhookSlots {
+            fn default() -> Self {
+                __ToolhookSlots { #(#field_idents: ::core::option::Option::None,)* }
+            }
+        }
         static __TOOLHOOK_META: [::toolhook::__private::args::ParamMeta; #n] = [#(#metas),*];
         impl ::toolhook::__private::args::ArgsStruct for __ToolhookArgs {
             const NAMES: &'static [&'static str] = &[#(#names),*];
             const DENY_UNKNOWN: bool = #deny;
-            type Slots = (#(::core::option::Option<#decoded_types>,)*);
+            type Slots = __ToolhookSlots;
             #[allow(unused_variables, clippy::match_single_binding)]
             fn decode_field<'de, A: ::toolhook::__private::serde::de::MapAccess<'de>>(
                 slots: &mut Self::Slots,
@@ -731,7 +737,6 @@ pub(crate) fn generate(
             }
             #[allow(unused_variables)]
             fn finish(slots: Self::Slots) -> ::core::result::Result<Self, usize> {
-                let _ = (#(&slots.#slot_indexes,)*);
                 ::core::result::Result::Ok(__ToolhookArgs { #(#field_idents: #finishers,)* })
             }
         }
@@ -890,26 +895,29 @@ pub(crate) fn generate(
     })
 }
 
-/// The type the decoder reads for a parameter, and the type the fn receives.
+/// The type the decoder reads for a parameter, and the type the fn receives. Known types are read
+/// leniently; a parameter with a type the macro does not know anywhere in it is read with that
+/// type's own `Deserialize` (`Plain`), an `Option` of one as an `Option` of it.
 fn decoded_type(shape: &Shape, owned: &Type) -> (TokenStream, TokenStream) {
-    match shape {
-        Shape::User(ty) => (quote!(::toolhook::__private::args::Plain<#ty>), quote!(#ty)),
-        Shape::Option(inner) => match &**inner {
-            Shape::User(ty) => (
-                quote!(::core::option::Option<::toolhook::__private::args::Plain<#ty>>),
-                quote!(::core::option::Option<#ty>),
-            ),
-            _ => (quote!(#owned), quote!(#owned)),
-        },
-        _ => (quote!(#owned), quote!(#owned)),
+    if shape.is_known() {
+        return (quote!(#owned), quote!(#owned));
     }
+    if let Shape::Option(_) = shape
+        && let Some(inner) = signature::option_inner(owned)
+    {
+        return (
+            quote!(::core::option::Option<::toolhook::__private::args::Plain<#inner>>),
+            quote!(::core::option::Option<#inner>),
+        );
+    }
+    (quote!(::toolhook::__private::args::Plain<#owned>), quote!(#owned))
 }
 
 fn unwrap_user(shape: &Shape, value: TokenStream) -> TokenStream {
     match shape {
-        Shape::User(_) => quote!(#value.0),
-        Shape::Option(inner) if matches!(**inner, Shape::User(_)) => quote!(#value.map(|__p| __p.0)),
-        _ => value,
+        _ if shape.is_known() => value,
+        Shape::Option(_) => quote!(#value.map(|__p| __p.0)),
+        _ => quote!(#value.0),
     }
 }
 
