@@ -296,7 +296,26 @@ pub(crate) fn lit_to_json(lit: &Lit, negative: bool) -> Option<serde_json::Value
     }
 }
 
-/// The tokens of a value for error messages: `"x"`, `5`.
-pub(crate) fn shown(expr: &impl ToTokens) -> String {
-    expr.to_token_stream().to_string()
+/// Tokens as a person would write them, for error messages: `"x"`, `-1`, `Vec<String>`.
+pub(crate) fn shown(tokens: &impl ToTokens) -> String {
+    let text = tokens.to_token_stream().to_string();
+    let mut out = String::with_capacity(text.len());
+    let chars: Vec<char> = text.chars().collect();
+    for (i, c) in chars.iter().enumerate() {
+        if *c == ' ' {
+            let prev = if i > 0 { chars[i - 1] } else { ' ' };
+            let next = chars.get(i + 1).copied().unwrap_or(' ');
+            let tight_after = matches!(prev, '<' | '&' | '-' | ':' | '(' | '[')
+                && !(prev == '-' && i >= 2 && chars[i - 2] == ' ' && !next.is_ascii_digit());
+            let tight_before = matches!(next, '<' | '>' | ':' | ',' | ')' | ']');
+            if tight_after || tight_before {
+                if prev == ':' && next != ':' && !(i >= 2 && chars[i - 2] == ':') {
+                    out.push(' ');
+                }
+                continue;
+            }
+        }
+        out.push(*c);
+    }
+    out
 }

@@ -296,7 +296,7 @@ pub(crate) fn wrap_of(ty: &Type) -> Wrap {
 pub(crate) fn wrapped_type(ty: &Type, wrap: &Wrap) -> Type {
     match wrap {
         Wrap::Identity => ty.clone(),
-        Wrap::Structured => syn::parse_quote!(::toolhook::__private::Structured<#ty>),
+        Wrap::Structured => syn::parse_quote_spanned!(ty.span()=> ::toolhook::__private::Structured<#ty>),
         Wrap::Map(inner) => {
             let mut out = ty.clone();
             if let Type::Path(path) = &mut out

@@ -549,10 +549,7 @@ pub(crate) fn json_tokens(value: &serde_json::Value) -> TokenStream {
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut func: ItemFn = match syn::parse2(item.clone()) {
         Ok(func) => func,
-        Err(_) => {
-            let error = syn::Error::new(Span::call_site(), "#[tool] applies to a fn").to_compile_error();
-            return quote!(#error #item);
-        }
+        Err(_) => return not_a_fn("#[tool] applies to a fn", item),
     };
     let mut errors = Errors::default();
     let attrs = ToolAttrs::parse(attr, &mut errors);
@@ -571,6 +568,22 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             quote!(#func #compile_errors)
         }
     }
+}
+
+/// The error for an attribute on something that is not a fn, spanned at the item's keyword.
+pub(crate) fn not_a_fn(message: &str, item: TokenStream) -> TokenStream {
+    let span = match syn::parse2::<syn::Item>(item.clone()) {
+        Ok(syn::Item::Struct(s)) => s.struct_token.span(),
+        Ok(syn::Item::Enum(e)) => e.enum_token.span(),
+        Ok(syn::Item::Impl(i)) => i.impl_token.span(),
+        Ok(syn::Item::Mod(m)) => m.mod_token.span(),
+        Ok(syn::Item::Const(c)) => c.const_token.span(),
+        Ok(syn::Item::Static(s)) => s.static_token.span(),
+        Ok(syn::Item::Trait(t)) => t.trait_token.span(),
+        _ => Span::call_site(),
+    };
+    let error = syn::Error::new(span, message).to_compile_error();
+    quote!(#error #item)
 }
 
 /// Appends a `# Parameters` section to the fn's rustdoc.
@@ -788,11 +801,15 @@ pub(crate) fn generate(
         None => Wrap::Identity,
     };
     let wrapped = signature::wrap_expr(&wrap, quote!(__out));
-    if let Some(ty) = &analysis.output {
-        let wrapped_ty = signature::wrapped_type(ty, &wrap);
-        assertions
-            .push(quote_spanned!(ty.span()=> const _: () = ::toolhook::__private::assert_return::<#wrapped_ty>();));
-    }
+    // The conversion names the return type and is spanned at it, so a type that cannot become a
+    // result is reported where it is written, once.
+    let into_result = match &analysis.output {
+        Some(ty) => {
+            let wrapped_ty = signature::wrapped_type(ty, &wrap);
+            quote_spanned!(ty.span()=> ::toolhook::__private::into_result::<#wrapped_ty>(#wrapped, __locale))
+        }
+        None => quote!(::toolhook::__private::into_result::<()>(__out, __locale)),
+    };
     let decode = quote! {
         let __args: __ToolhookArgs = ::toolhook::__private::args::decode(&__call.arguments)
             .map_err(::toolhook::__private::args::ArgsError::into_tool_error)?;
@@ -817,7 +834,7 @@ pub(crate) fn generate(
                 #ctx_binding
                 #legacy_binding
                 let __out = #callee(#receiver #(#call_args),*).await;
-                ::core::result::Result::Ok(::toolhook::__private::into_result(#wrapped, __locale))
+                ::core::result::Result::Ok(#into_result)
             })
         };
         quote! {
@@ -850,7 +867,7 @@ pub(crate) fn generate(
                 #ctx_binding
                 #legacy_binding
                 let __out = #callee(#receiver #(#call_args),*);
-                ::core::result::Result::Ok(::toolhook::__private::into_result(#wrapped, __locale))
+                ::core::result::Result::Ok(#into_result)
             }
             const __TOOLHOOK_INVOKER: ::toolhook::__private::Invoker = ::toolhook::__private::Invoker::Sync(__toolhook_invoke);
         }

@@ -103,7 +103,7 @@ impl ToolOutput {
 pub struct Json<T>(pub T);
 
 /// Serialises any `T: Serialize` as structured content (what `#[tool]` does with return types it
-/// does not otherwise know).
+/// does not otherwise know; a `T` that is not `Serialize` cannot be returned).
 #[doc(hidden)]
 #[derive(Debug)]
 pub struct Structured<T>(pub T);
@@ -115,9 +115,9 @@ pub struct Structured<T>(pub T);
 /// [`ToolExecutionResult`], `(bool, S: Display)`, `Option<T>` and `Result<T, E: Display>`;
 /// `#[tool]` serialises any other `T: Serialize` as structured content.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be returned from a tool",
-    label = "this return type cannot become a tool result",
-    note = "return (), String, &'static str, Cow<'static, str>, Box<str>, serde_json::Value, Json<T>, ToolOutput, ToolExecutionResult, (bool, impl Display), Option<T>, Result<T, E: Display>, or any T: Serialize"
+    message = "this return type cannot become a tool result",
+    label = "cannot be returned from a tool",
+    note = "return (), String, &'static str, Cow<'static, str>, Box<str>, serde_json::Value, Json<T>, ToolOutput, ToolExecutionResult, (bool, impl Display), Option<T>, Result<T, E: Display>, or any other T: serde::Serialize"
 )]
 pub trait IntoToolResult {
     /// The result, with `tool_name` left empty (the provider fills it in). `locale` picks the
@@ -191,6 +191,7 @@ impl IntoToolResult for ToolExecutionResult {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<S: Display> IntoToolResult for (bool, S) {
     fn into_tool_result(self, _: Locale) -> ToolExecutionResult {
         let message = self.1.to_string().trim().to_owned();
@@ -202,6 +203,7 @@ impl<S: Display> IntoToolResult for (bool, S) {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<T: IntoToolResult> IntoToolResult for Option<T> {
     fn into_tool_result(self, locale: Locale) -> ToolExecutionResult {
         match self {
@@ -211,6 +213,7 @@ impl<T: IntoToolResult> IntoToolResult for Option<T> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<T: IntoToolResult, E: Display> IntoToolResult for Result<T, E> {
     fn into_tool_result(self, locale: Locale) -> ToolExecutionResult {
         match self {
@@ -238,12 +241,14 @@ fn structured<T: serde::Serialize>(value: &T, locale: Locale) -> ToolExecutionRe
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<T: serde::Serialize> IntoToolResult for Json<T> {
     fn into_tool_result(self, locale: Locale) -> ToolExecutionResult {
         structured(&self.0, locale)
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<T: serde::Serialize> IntoToolResult for Structured<T> {
     fn into_tool_result(self, locale: Locale) -> ToolExecutionResult {
         structured(&self.0, locale)

@@ -52,9 +52,6 @@ impl<T: schemars::JsonSchema + serde::de::DeserializeOwned> ToolParameter for T 
 /// Asserts at compile time that `T` can be a tool parameter (spanned at the parameter's type).
 pub const fn assert_parameter<T: ToolParameter>() {}
 
-/// Asserts at compile time that `T` can be returned from a tool (spanned at the return type).
-pub const fn assert_return<T: IntoToolResult>() {}
-
 /// Asserts at compile time that an async tool's future is `Send`.
 pub fn assert_send<F: std::future::Future + Send>(future: F) -> F {
     future

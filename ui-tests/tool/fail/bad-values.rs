@@ -1,0 +1,8 @@
+use toolhook::tool;
+
+#[tool(visibility = "Visible", permission = "admin", scopes = ["group", "dm"])]
+fn lookup(q: String) -> String {
+    q
+}
+
+fn main() {}

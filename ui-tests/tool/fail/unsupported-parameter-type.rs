@@ -1,0 +1,10 @@
+use toolhook::tool;
+
+struct Opaque;
+
+#[tool]
+fn lookup(thing: Opaque, things: Vec<Opaque>) {
+    let _ = (thing, things);
+}
+
+fn main() {}
