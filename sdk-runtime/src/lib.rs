@@ -2,3 +2,6 @@
 #![deny(missing_docs)]
 
 pub mod hooks;
+mod source;
+
+pub use source::Source;

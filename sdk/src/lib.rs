@@ -123,7 +123,7 @@ pub use shared::param::{ToolParamType, ToolParameterInfo};
 pub use shared::visibility::{ParseVisibilityError, Visibility};
 pub use spec::{ToolSpec, ToolSpecBuilder};
 
-pub use toolhook_macros::tool;
+pub use toolhook_macros::{hook_handler, tool, workflow_step};
 
 /// Re-exported so plugin crates can derive `JsonSchema` without depending on schemars
 /// (`#[schemars(crate = "toolhook::schemars")]`).

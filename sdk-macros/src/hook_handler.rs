@@ -1,0 +1,7 @@
+//! `#[hook_handler]` (to be written).
+
+use proc_macro2::TokenStream;
+
+pub(crate) fn expand(_attr: TokenStream, item: TokenStream) -> TokenStream {
+    item
+}
