@@ -80,7 +80,7 @@ impl ToolExecutionContext {
 
 /// What a provider may look at when it lists tools: the execution context without the call's
 /// reasoning and metadata.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(default)]
 pub struct ToolAvailabilityContext {
     /// The conversation.

@@ -397,6 +397,7 @@ pub struct ToolSpecBuilder {
     parameters: Vec<ToolParameterInfo>,
     parameters_raw: Option<Value>,
     parameters_raw_zh: Option<Value>,
+    brief_overrides: [Option<String>; 2],
     core_tool: bool,
     visibility: Option<Visibility>,
     prerendered: Option<Prerendered>,
@@ -420,6 +421,7 @@ impl ToolSpecBuilder {
             parameters: Vec::new(),
             parameters_raw: None,
             parameters_raw_zh: None,
+            brief_overrides: [None, None],
             core_tool: false,
             visibility: None,
             prerendered: None,
@@ -435,6 +437,13 @@ impl ToolSpecBuilder {
     /// The brief the model sees next to the tool's name.
     pub fn brief_description(mut self, brief: impl Into<String>) -> Self {
         self.brief_description = Some(brief.into());
+        self
+    }
+
+    /// The brief in one locale only, overriding [`brief_description`](Self::brief_description)
+    /// there (built-in tools with translated texts).
+    pub fn brief_description_in(mut self, locale: Locale, brief: impl Into<String>) -> Self {
+        self.brief_overrides[locale.index()] = Some(brief.into());
         self
     }
 
@@ -575,6 +584,7 @@ impl ToolSpecBuilder {
             parameters,
             parameters_raw,
             parameters_raw_zh,
+            brief_overrides,
             core_tool,
             visibility,
             prerendered,
@@ -604,7 +614,10 @@ impl ToolSpecBuilder {
         }
         let author_text = detailed_description.as_deref().unwrap_or("");
         let candidates = [brief_description.as_deref(), description.as_deref()];
-        data.brief = Locale::ALL.map(|locale| docs::brief(&tool, &candidates, locale));
+        data.brief = Locale::ALL.map(|locale| match &brief_overrides[locale.index()] {
+            Some(text) if !text.trim().is_empty() => text.trim().to_owned(),
+            _ => docs::brief(&tool, &candidates, locale),
+        });
         data.detailed = Locale::ALL.map(|locale| {
             let schema = match (locale, &schema_zh) {
                 (Locale::ZhHans, Some(zh)) => zh,

@@ -46,11 +46,11 @@ impl Locale {
         }
     }
 
-    /// Picks the text for this locale.
-    pub(crate) fn pick<T>(self, en: T, zh: T) -> T {
+    /// Picks the value for this locale: `Locale::ZhHans.pick("Tool", "工具") == "工具"`.
+    pub fn pick<T>(self, en: T, zh_hans: T) -> T {
         match self {
             Locale::En => en,
-            Locale::ZhHans => zh,
+            Locale::ZhHans => zh_hans,
         }
     }
 }

@@ -1,0 +1,39 @@
+//! Access rules (runtime.md §4.5): who may see and call a tool, on which platform, in which chat.
+
+use toolhook::{ChatScope, PermissionLevel, ToolAvailabilityContext, ToolSpec};
+
+/// The facts about a caller that access rules read. Unknown facts fail closed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct AccessFacts {
+    /// Trimmed and lower-cased; `None` when empty or unknown.
+    platform: Option<String>,
+    scope: Option<ChatScope>,
+    permission: PermissionLevel,
+}
+
+impl AccessFacts {
+    pub(crate) fn of(ctx: Option<&ToolAvailabilityContext>) -> Self {
+        match ctx {
+            None => AccessFacts::default(),
+            Some(ctx) => AccessFacts {
+                platform: Some(ctx.platform.trim().to_lowercase()).filter(|p| !p.is_empty()),
+                scope: ctx.chat_scope(),
+                permission: ctx.permission,
+            },
+        }
+    }
+
+    /// Whether the spec's platforms, scopes and permission admit this caller.
+    pub(crate) fn permits(&self, spec: &ToolSpec) -> Result<(), &'static str> {
+        if !spec.platforms().is_empty() && !self.platform.as_ref().is_some_and(|p| spec.platforms().contains(p)) {
+            return Err("platform");
+        }
+        if !spec.scopes().is_empty() && !self.scope.is_some_and(|s| spec.scopes().contains(&s)) {
+            return Err("scope");
+        }
+        if spec.permission() > self.permission {
+            return Err("permission");
+        }
+        Ok(())
+    }
+}

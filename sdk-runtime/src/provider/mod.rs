@@ -1,0 +1,106 @@
+//! Sources of tools: the [`ToolProvider`] trait and the providers shipped with the runtime.
+
+pub(crate) mod builtin;
+pub(crate) mod plugin;
+
+use crate::registry::{RegistryInner, ToolRegistry};
+use std::sync::{Arc, Weak};
+use std::sync::atomic::{AtomicU64, Ordering};
+use toolhook::{BoxFuture, ToolAvailabilityContext, ToolError, ToolExecutionContext, ToolExecutionResult, ToolInvocation, ToolSpec};
+
+/// One source of tools: turns it into [`ToolSpec`]s and executes the calls routed to it.
+///
+/// Implement it for your own tool sources (an HTTP gateway, a scripting engine, MCP servers); the
+/// [`ToolRegistry`](crate::ToolRegistry) merges every provider's tools under one name space.
+///
+/// Contract:
+/// - [`list_tools`](Self::list_tools) returns the provider's tools for a context, in a stable
+///   order. The registry calls it whenever it has no cached listing for the provider set, the
+///   context and the provider's change count; it must be cheap and have no side effects.
+/// - [`invoke`](Self::invoke) receives the provider's **original** tool name. A tool that ran and
+///   failed is `Ok` with `success = false`; `Err` is for calls that could not be made. A timeout
+///   or a dropped caller cancels the call by dropping the future.
+/// - A provider whose tools change calls [`RegistryLink::notify`] with the link it was given in
+///   [`attach`](Self::attach).
+///
+/// ```
+/// use toolhook::{BoxFuture, ToolAvailabilityContext, ToolError, ToolExecutionContext, ToolExecutionResult, ToolInvocation, ToolSpec};
+/// use toolhook_runtime::ToolProvider;
+///
+/// struct Clock;
+///
+/// impl ToolProvider for Clock {
+///     fn provider_name(&self) -> &str { "clock" }
+///     fn provider_type(&self) -> &str { "builtin" }
+///     fn listing_depends_on_context(&self) -> bool { false }
+///     fn list_tools<'a>(&'a self, _: Option<&'a ToolAvailabilityContext>) -> BoxFuture<'a, Result<Vec<ToolSpec>, ToolError>> {
+///         Box::pin(async { Ok(vec![ToolSpec::builder("now").brief_description("The time").core_tool(true).build().unwrap()]) })
+///     }
+///     fn invoke<'a>(&'a self, call: ToolInvocation, _: Option<&'a ToolExecutionContext>) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
+///         Box::pin(async move { Ok(ToolExecutionResult::success(call.tool_name, "12:00")) })
+///     }
+/// }
+/// ```
+pub trait ToolProvider: Send + Sync + 'static {
+    /// The provider's unique key in a registry.
+    fn provider_name(&self) -> &str;
+
+    /// The kind of provider: `builtin`, `plugin`, `mcp`, or any other.
+    fn provider_type(&self) -> &str;
+
+    /// The tools this provider offers in a context (`None`: no context known).
+    fn list_tools<'a>(
+        &'a self,
+        ctx: Option<&'a ToolAvailabilityContext>,
+    ) -> BoxFuture<'a, Result<Vec<ToolSpec>, ToolError>>;
+
+    /// Runs one call; `call.tool_name` is the provider's own name for the tool.
+    fn invoke<'a>(
+        &'a self,
+        call: ToolInvocation,
+        ctx: Option<&'a ToolExecutionContext>,
+    ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>>;
+
+    /// Releases connections at shutdown. Default: nothing to do.
+    fn close<'a>(&'a self) -> BoxFuture<'a, Result<(), ToolError>> {
+        Box::pin(async { Ok(()) })
+    }
+
+    /// Whether [`list_tools`](Self::list_tools) may answer differently for different contexts.
+    /// Default `true` ("it depends"): the registry then caches listings per context. A provider
+    /// that answers the same for every context returns `false`, and its listing is cached once
+    /// per provider set.
+    fn listing_depends_on_context(&self) -> bool {
+        true
+    }
+
+    /// Called when the provider is registered with a registry: keep the link to tell the registry
+    /// when the tool list changes, or to reach the registry (the built-in `tool_search` lists the
+    /// deferred tools through it). Default: the list never changes.
+    fn attach(&self, link: RegistryLink) {
+        let _ = link;
+    }
+}
+
+/// A provider's link to the registry it is registered with.
+#[derive(Clone, Debug)]
+pub struct RegistryLink {
+    epoch: Arc<AtomicU64>,
+    registry: Weak<RegistryInner>,
+}
+
+impl RegistryLink {
+    pub(crate) fn new(epoch: Arc<AtomicU64>, registry: Weak<RegistryInner>) -> Self {
+        RegistryLink { epoch, registry }
+    }
+
+    /// The provider's tools (or their specs) changed: cached listings are dropped.
+    pub fn notify(&self) {
+        self.epoch.fetch_add(1, Ordering::Release);
+    }
+
+    /// The registry, while it exists.
+    pub fn registry(&self) -> Option<ToolRegistry> {
+        self.registry.upgrade().map(ToolRegistry::from_inner)
+    }
+}

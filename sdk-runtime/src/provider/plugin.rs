@@ -1,0 +1,283 @@
+//! Tools of compiled-in plugins (runtime.md §3.1): every `#[tool]` and `#[action]`, collected from
+//! `inventory`.
+
+use crate::plugins::{PluginSet, PluginState};
+use crate::provider::{RegistryLink, ToolProvider};
+use crate::registry::{not_found, panic_error};
+use crate::source::Source;
+use serde_json::{Map, Value};
+use std::any::Any;
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock, RwLock};
+use toolhook::__private::{Invoker, ToolKind, ToolRegistration};
+use toolhook::{
+    BoxFuture, Locale, ToolArguments, ToolAvailabilityContext, ToolError, ToolExecutionContext, ToolExecutionResult,
+    ToolInvocation, ToolSpec,
+};
+
+/// Serves the tools of compiled-in plugins: `provider_name = "plugin_runtime"`,
+/// `provider_type = "plugin"`.
+///
+/// Lists the tools of plugins that are loading or loaded, ordered by source rank (built-in first),
+/// then plugin id, then tool name; calls run against the plugin's shared instance, only once its
+/// `on_load` succeeded.
+#[derive(Clone)]
+pub struct PluginToolProvider {
+    table: Arc<PluginTable>,
+}
+
+impl std::fmt::Debug for PluginToolProvider {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let plugins = self.table.read();
+        f.debug_struct("PluginToolProvider").field("plugins", &plugins.iter().map(|p| &p.id).collect::<Vec<_>>()).finish()
+    }
+}
+
+/// The plugins a [`PluginToolProvider`] serves, shared with the plugin host that changes their
+/// states.
+#[derive(Default)]
+pub(crate) struct PluginTable {
+    plugins: RwLock<Vec<PluginTools>>,
+    link: OnceLock<RegistryLink>,
+}
+
+pub(crate) struct PluginTools {
+    pub(crate) id: String,
+    pub(crate) source: Source,
+    pub(crate) state: PluginState,
+    pub(crate) instance: Option<Arc<dyn Any + Send + Sync>>,
+    /// Sorted by name; each spec already carries `metadata.plugin_id` and `metadata.visibility`.
+    pub(crate) tools: Vec<PluginTool>,
+    index: HashMap<String, usize>,
+}
+
+pub(crate) struct PluginTool {
+    pub(crate) registration: &'static ToolRegistration,
+    pub(crate) spec: ToolSpec,
+    /// The host's switch for this component.
+    pub(crate) enabled: bool,
+}
+
+impl PluginTools {
+    pub(crate) fn new(id: String, source: Source, state: PluginState, tools: Vec<PluginTool>) -> Self {
+        let index = tools.iter().enumerate().map(|(i, t)| (t.spec.name().to_owned(), i)).collect();
+        PluginTools { id, source, state, instance: None, tools, index }
+    }
+}
+
+impl PluginTable {
+    pub(crate) fn read(&self) -> std::sync::RwLockReadGuard<'_, Vec<PluginTools>> {
+        self.plugins.read().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Changes the table and tells the registry.
+    pub(crate) fn update<R>(&self, change: impl FnOnce(&mut Vec<PluginTools>) -> R) -> R {
+        let out = {
+            let mut plugins = self.plugins.write().unwrap_or_else(|p| p.into_inner());
+            let out = change(&mut plugins);
+            plugins.sort_by(|a, b| (a.source, &a.id).cmp(&(b.source, &b.id)));
+            out
+        };
+        if let Some(link) = self.link.get() {
+            link.notify();
+        }
+        out
+    }
+}
+
+impl PluginToolProvider {
+    pub(crate) fn with_table(table: Arc<PluginTable>) -> Self {
+        PluginToolProvider { table }
+    }
+
+    pub(crate) fn table(&self) -> &Arc<PluginTable> {
+        &self.table
+    }
+
+    /// A provider over every `#[tool]` and `#[action]` linked into the program whose plugin needs
+    /// no lifecycle: the free functions of each package's default plugin, all loaded at once.
+    /// Plugins with instances, config and lifecycle are served through a
+    /// [`PluginHost`](crate::PluginHost).
+    pub fn from_declared() -> Self {
+        let set = PluginSet::collect();
+        let table = Arc::new(PluginTable::default());
+        table.update(|plugins| {
+            for plugin in set.plugins().filter(|p| p.is_default_plugin() && p.problems().is_empty()) {
+                plugins.push(PluginTools::new(
+                    plugin.id().to_owned(),
+                    Source::ThirdParty,
+                    PluginState::Loaded,
+                    plugin.tool_entries(),
+                ));
+            }
+        });
+        PluginToolProvider { table }
+    }
+}
+
+impl ToolProvider for PluginToolProvider {
+    fn provider_name(&self) -> &str {
+        "plugin_runtime"
+    }
+
+    fn provider_type(&self) -> &str {
+        "plugin"
+    }
+
+    fn listing_depends_on_context(&self) -> bool {
+        false
+    }
+
+    fn attach(&self, link: RegistryLink) {
+        // A provider registered with several registries notifies the first.
+        let _ = self.table.link.set(link);
+    }
+
+    fn list_tools<'a>(&'a self, _: Option<&'a ToolAvailabilityContext>) -> BoxFuture<'a, Result<Vec<ToolSpec>, ToolError>> {
+        let specs = self
+            .table
+            .read()
+            .iter()
+            .filter(|p| matches!(p.state, PluginState::Loading | PluginState::Loaded))
+            .flat_map(|p| p.tools.iter().filter(|t| t.enabled).map(|t| t.spec.clone()))
+            .collect();
+        Box::pin(std::future::ready(Ok(specs)))
+    }
+
+    fn invoke<'a>(
+        &'a self,
+        call: ToolInvocation,
+        ctx: Option<&'a ToolExecutionContext>,
+    ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
+        let locale = ctx.map(|c| c.locale).unwrap_or_default();
+        let wanted_plugin = call.metadata.get("plugin_id").and_then(Value::as_str).map(str::to_owned);
+        let found = {
+            let plugins = self.table.read();
+            plugins
+                .iter()
+                .filter(|p| matches!(p.state, PluginState::Loading | PluginState::Loaded))
+                .filter(|p| wanted_plugin.as_deref().is_none_or(|id| id == p.id))
+                .find_map(|p| {
+                    let tool = &p.tools[*p.index.get(&call.tool_name)?];
+                    tool.enabled.then(|| (p.id.clone(), p.state, p.instance.clone(), tool.registration))
+                })
+        };
+        Box::pin(async move {
+            let Some((plugin_id, state, instance, registration)) = found else {
+                return Ok(ToolExecutionResult::failure(call.tool_name.clone(), not_found(&call.tool_name, locale)));
+            };
+            if state != PluginState::Loaded || (registration.is_method && instance.is_none()) {
+                return Err(ToolError::plugin_not_loaded(&plugin_id));
+            }
+            let call = prepare_arguments(call, registration, ctx);
+            let mut result = run_registration(registration, instance, call, ctx, locale).await?;
+            result.metadata.insert("plugin_id".into(), Value::from(plugin_id));
+            Ok(result)
+        })
+    }
+}
+
+/// One plugin of [`PluginToolProvider::with_plugins`].
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct PluginToolsSpec {
+    /// Plugin id.
+    pub id: String,
+    /// Source rank.
+    pub source: Source,
+    /// Lifecycle state.
+    pub state: PluginState,
+    /// Its tools: declared tools served under this plugin.
+    pub tools: Vec<toolhook::DeclaredTool>,
+}
+
+impl PluginToolProvider {
+    /// A provider over hand-picked declared tools grouped into plugins with given states (test
+    /// fixtures and hosts that assemble plugins themselves).
+    #[doc(hidden)]
+    pub fn with_plugins(plugins: Vec<PluginToolsSpec>) -> Result<Self, toolhook::ToolSpecError> {
+        let table = Arc::new(PluginTable::default());
+        let mut built = Vec::new();
+        for plugin in plugins {
+            let mut tools = Vec::new();
+            for tool in plugin.tools {
+                let spec = tool.spec()?;
+                let spec = spec.__with_metadata([
+                    ("plugin_id".to_owned(), Value::from(plugin.id.clone())),
+                    ("visibility".to_owned(), Value::from(spec.visibility().as_str())),
+                ]);
+                tools.push(PluginTool { registration: tool.registration(), spec, enabled: true });
+            }
+            tools.sort_by(|a, b| a.spec.name().cmp(b.spec.name()));
+            built.push(PluginTools::new(plugin.id, plugin.source, plugin.state, tools));
+        }
+        table.update(|plugins| plugins.extend(built));
+        Ok(PluginToolProvider { table })
+    }
+}
+
+/// Calls a registered tool: async tools are awaited, sync tools run on the blocking pool.
+pub(crate) async fn run_registration(
+    registration: &'static ToolRegistration,
+    instance: Option<Arc<dyn Any + Send + Sync>>,
+    call: ToolInvocation,
+    ctx: Option<&ToolExecutionContext>,
+    locale: Locale,
+) -> Result<ToolExecutionResult, ToolError> {
+    match registration.invoker {
+        Invoker::Async(invoke) => invoke(instance, call, ctx, locale).await,
+        Invoker::Sync(invoke) => {
+            let ctx = ctx.cloned();
+            // A sync tool cannot be cancelled: on timeout it runs to completion here and its result
+            // is dropped with the join handle.
+            match tokio::task::spawn_blocking(move || invoke(instance, call, ctx, locale)).await {
+                Ok(result) => result,
+                Err(join) if join.is_panic() => Err(panic_error(join.into_panic())),
+                Err(join) => Err(ToolError::new("Cancelled", join.to_string())),
+            }
+        }
+    }
+}
+
+/// The arguments a plugin tool receives (plugins.md §6): declared context-named parameters the
+/// model left empty are filled from the context; legacy actions get the reference's full object.
+pub(crate) fn prepare_arguments(
+    mut call: ToolInvocation,
+    registration: &ToolRegistration,
+    ctx: Option<&ToolExecutionContext>,
+) -> ToolInvocation {
+    let legacy = registration.kind == ToolKind::LegacyAction;
+    if registration.context_params.is_empty() && !legacy {
+        return call;
+    }
+    let Ok(Value::Object(mut args)) = call.arguments.to_value().map(|v| if v.is_null() { Value::Object(Map::new()) } else { v }) else {
+        // Not an object: decoding reports it.
+        return call;
+    };
+    let empty = ToolExecutionContext::default();
+    let c = ctx.unwrap_or(&empty);
+    let sid = c.stream_or_session();
+    let facts = [("stream_id", sid), ("chat_id", sid), ("group_id", c.group_id.as_str()), ("user_id", c.user_id.as_str()), ("platform", c.platform.as_str())];
+    let original = legacy.then(|| Value::Object(args.clone()));
+    for (key, value) in facts {
+        if !(legacy || registration.context_params.contains(&key)) || value.is_empty() {
+            continue;
+        }
+        let missing = match args.get(key) {
+            None | Some(Value::Null) => true,
+            Some(Value::String(s)) => s.is_empty(),
+            Some(_) => false,
+        };
+        if missing {
+            args.insert(key.to_owned(), Value::from(value));
+        }
+    }
+    if let Some(original) = original {
+        args.insert("stream_id".into(), Value::from(sid));
+        args.insert("chat_id".into(), Value::from(sid));
+        args.insert("reasoning".into(), Value::from(ctx.map(|c| c.reasoning.as_str()).unwrap_or(&call.reasoning)));
+        args.insert("action_data".into(), original);
+    }
+    call.arguments = ToolArguments::Value(Value::Object(args));
+    call
+}

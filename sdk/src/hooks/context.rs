@@ -1,0 +1,98 @@
+//! [`HookContext`]: which hook and which handler a call is.
+
+use super::HookMode;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Which hook a handler call belongs to and who is handling it. A handler asks for it by taking a
+/// `HookContext` or `&HookContext` parameter.
+///
+/// The hook name is never put into the arguments (the reference did, and it leaked back to callers
+/// when a handler echoed its arguments); this is where a handler subscribed to several hooks learns
+/// which one fired.
+///
+/// ```
+/// use std::time::Duration;
+/// use toolhook::hooks::{HookContext, HookMode};
+///
+/// let ctx = HookContext::new("chat.receive.before_process", "acme.filter", "drop_spam", HookMode::Blocking)
+///     .with_timeout(Duration::from_secs(5));
+/// assert_eq!(ctx.hook_name(), "chat.receive.before_process");
+/// assert_eq!(ctx.full_name(), "acme.filter.drop_spam");
+/// assert_eq!(ctx.timeout(), Duration::from_secs(5));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HookContext {
+    hook_name: Arc<str>,
+    plugin_id: Arc<str>,
+    handler_name: Arc<str>,
+    full_name: Arc<str>,
+    mode: HookMode,
+    timeout: Duration,
+}
+
+impl HookContext {
+    /// A context for handler `handler_name` of plugin `plugin_id` on `hook_name`; full name
+    /// `{plugin_id}.{handler_name}`, no timeout budget set ([`Duration::ZERO`]).
+    pub fn new(
+        hook_name: impl Into<Arc<str>>,
+        plugin_id: impl Into<Arc<str>>,
+        handler_name: impl Into<Arc<str>>,
+        mode: HookMode,
+    ) -> Self {
+        let plugin_id = plugin_id.into();
+        let handler_name = handler_name.into();
+        let full_name: Arc<str> = format!("{plugin_id}.{handler_name}").into();
+        HookContext { hook_name: hook_name.into(), plugin_id, handler_name, full_name, mode, timeout: Duration::ZERO }
+    }
+
+    /// Like [`new`](Self::new), with the full name already built (the dispatcher keeps it).
+    #[doc(hidden)]
+    pub fn from_parts(
+        hook_name: Arc<str>,
+        plugin_id: Arc<str>,
+        handler_name: Arc<str>,
+        full_name: Arc<str>,
+        mode: HookMode,
+        timeout: Duration,
+    ) -> Self {
+        HookContext { hook_name, plugin_id, handler_name, full_name, mode, timeout }
+    }
+
+    /// Sets the time budget of the call.
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The hook that fired (trimmed).
+    pub fn hook_name(&self) -> &str {
+        &self.hook_name
+    }
+
+    /// The plugin the handler belongs to (the package name for free fns).
+    pub fn plugin_id(&self) -> &str {
+        &self.plugin_id
+    }
+
+    /// The handler's own name.
+    pub fn handler_name(&self) -> &str {
+        &self.handler_name
+    }
+
+    /// `{plugin_id}.{handler_name}`: how errors and results name the handler.
+    pub fn full_name(&self) -> &str {
+        &self.full_name
+    }
+
+    /// Blocking or observe.
+    pub fn mode(&self) -> HookMode {
+        self.mode
+    }
+
+    /// How long this call may take before the dispatcher drops it: the handler's `timeout_ms`, else
+    /// the hook spec's default, else the dispatcher's.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+}
