@@ -1,0 +1,224 @@
+//! The toolhook demo host: the tool definitions a model receives, then a scripted model turn with
+//! every kind of result, and the history the model would see next.
+//!
+//! ```text
+//! cargo run -p toolhook-examples --bin demo -- [--dialect D] [--locale L] [--calls FILE] [--definitions]
+//! ```
+
+use serde_json::{Value, json};
+use std::process::ExitCode;
+use toolhook::{DeclaredTool, Dialect, Locale, ToolExecutionContext, ToolExecutionResult, ToolInvocation};
+use toolhook_runtime::{
+    BuiltinToolProvider, DeferredTools, HistoryMessage, PluginToolProvider, RegistryConfig, ToolRegistry, batch_history,
+};
+
+// Link the example plugins.
+use toolhook_examples as _;
+
+const USAGE: &str = "\
+Usage: demo [--dialect D] [--locale L] [--calls FILE] [--definitions]
+
+  --dialect D     openai-chat (default), openai-chat-strict, openai-responses,
+                  openai-responses-strict, anthropic, gemini, mcp, neutral
+  --locale L      en (default) or zh-Hans
+  --calls FILE    play the tool calls in FILE (JSON lines: {\"name\", \"arguments\",
+                  \"call_id\"?, \"round\"?}) instead of the embedded script
+  --definitions   print every example tool's definition in every dialect and locale";
+
+/// The embedded default script: rounds of tool calls as a model would make them.
+const SCRIPT: &str = r#"
+{"round": 1, "call_id": "call_01", "name": "weather", "arguments": {"city": "Paris"}}
+{"round": 1, "call_id": "call_02", "name": "weather", "arguments": {"city": "Oslo", "unit": "kelvin"}}
+{"round": 1, "call_id": "call_03", "name": "web_search", "arguments": "{\"query\": \"rust async\", \"limit\": \"2\"}"}
+{"round": 1, "call_id": "call_04", "name": "calculator", "arguments": {"a": 6, "op": "mul", "b": 7}}
+{"round": 1, "call_id": "call_05", "name": "calculator", "arguments": {"a": 1, "op": "div", "b": 0}}
+{"round": 1, "call_id": "call_06", "name": "translate", "arguments": {"text": "hello"}}
+{"round": 1, "call_id": "call_07", "name": "ban_user", "arguments": {"user_id": "u-9"}}
+{"round": 1, "call_id": "call_08", "name": "web_fetch", "arguments": {"url": "ftp://example.com"}}
+{"round": 1, "call_id": "call_09", "name": "tool_search", "arguments": {"query": "fetch url"}}
+{"round": 1, "call_id": "call_10", "name": "cache_lookup", "arguments": {"key": "a-very-long-key"}}
+{"round": 1, "call_id": "call_11", "name": "render_chart", "arguments": {"title": "Sales", "values": [3, 5, 2]}}
+{"round": 2, "call_id": "call_12", "name": "web_fetch", "arguments": {"url": "https://example.com/news"}}
+"#;
+
+struct Options {
+    dialect: Dialect,
+    locale: Locale,
+    calls: Option<String>,
+    definitions: bool,
+}
+
+fn parse_options() -> Result<Options, String> {
+    use lexopt::prelude::*;
+    let mut options = Options { dialect: Dialect::OpenAiChat, locale: Locale::En, calls: None, definitions: false };
+    let mut parser = lexopt::Parser::from_env();
+    while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
+        match arg {
+            Long("dialect") => {
+                let value = parser.value().map_err(|e| e.to_string())?;
+                options.dialect = value.string().map_err(|e| e.to_string())?.parse().map_err(|e| format!("{e}"))?;
+            }
+            Long("locale") => {
+                let value = parser.value().map_err(|e| e.to_string())?;
+                options.locale = value.string().map_err(|e| e.to_string())?.parse().map_err(|e| format!("{e}"))?;
+            }
+            Long("calls") => options.calls = Some(parser.value().map_err(|e| e.to_string())?.string().map_err(|e| e.to_string())?),
+            Long("definitions") => options.definitions = true,
+            Short('h') | Long("help") => return Err(String::new()),
+            other => return Err(other.unexpected().to_string()),
+        }
+    }
+    Ok(options)
+}
+
+fn main() -> ExitCode {
+    let options = match parse_options() {
+        Ok(options) => options,
+        Err(message) => {
+            if !message.is_empty() {
+                eprintln!("error: {message}\n");
+            }
+            eprintln!("{USAGE}");
+            return if message.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) };
+        }
+    };
+    // Panics inside tools become failed results; keep the default hook from printing a backtrace.
+    std::panic::set_hook(Box::new(|info| {
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let place = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        eprintln!("  (a tool panicked{place}: {message}; the registry turns that into a failed result)");
+    }));
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a tokio runtime");
+    match runtime.block_on(run(options)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
+}
+
+fn heading(title: &str) {
+    println!("\n{title}\n{}", "=".repeat(title.chars().count()));
+}
+
+async fn run(options: Options) -> Result<(), String> {
+    if options.definitions {
+        print_all_definitions();
+        return Ok(());
+    }
+    let calls = match &options.calls {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            (parse_calls(&text)?, format!("calls from {path}"))
+        }
+        None => (parse_calls(SCRIPT)?, "the embedded default script (pass --calls FILE to play your own)".to_owned()),
+    };
+    let locale = options.locale;
+    let builtin = BuiltinToolProvider::new().locale(locale);
+    let deferred = builtin.deferred().clone();
+    let registry = ToolRegistry::new(RegistryConfig::default().locale(locale));
+    registry.register_provider(builtin);
+    registry.register_provider(PluginToolProvider::from_declared());
+    let ctx = ToolExecutionContext {
+        session_id: "demo-session".into(),
+        stream_id: "demo-stream".into(),
+        group_id: "group-7".into(),
+        user_id: "user-42".into(),
+        platform: "qq".into(),
+        is_group_chat: Some(true),
+        locale,
+        ..Default::default()
+    };
+
+    heading(&format!("Tool definitions the model receives ({}, {locale})", options.dialect));
+    let round = deferred.prepare_round(&registry, &ctx).await;
+    println!("{}", pretty(&Value::Array(round.definitions(options.dialect))));
+    if let Some(reminder) = round.reminder() {
+        println!("\nSystem reminder sent with them:\n{reminder}");
+    }
+
+    heading(&format!("A model turn: {}", calls.1));
+    let mut rounds: Vec<u64> = calls.0.iter().map(|c| c.0).collect();
+    rounds.dedup();
+    for round_number in rounds {
+        play_round(&registry, &deferred, &ctx, round_number, calls.0.iter().filter(|c| c.0 == round_number)).await;
+    }
+    Ok(())
+}
+
+async fn play_round<'a>(
+    registry: &ToolRegistry,
+    deferred: &DeferredTools,
+    ctx: &ToolExecutionContext,
+    number: u64,
+    calls: impl Iterator<Item = &'a (u64, ToolInvocation)>,
+) {
+    let round = deferred.prepare_round(registry, ctx).await;
+    let offered: Vec<&str> = round.advertised().iter().map(|t| t.name()).collect();
+    println!("\n--- Round {number}: the model is offered {} ---", offered.join(", "));
+    let mut results: Vec<(String, ToolExecutionResult)> = Vec::new();
+    for (_, call) in calls {
+        println!("\n→ {} {}", call.tool_name, call.arguments.as_text());
+        let result = deferred.invoke(registry, call.clone(), ctx).await;
+        let status = if result.success { "ok" } else { "failed" };
+        let text = if result.success { result.history_content(registry.locale()) } else { result.error_message.clone() };
+        println!("← {status}: {}", text.replace('\n', "\n  "));
+        results.push((call.call_id.clone(), result));
+    }
+    println!("\nHistory the model sees next (round {number}):");
+    let history = batch_history(results.iter().map(|(id, r)| (id.as_str(), r)), registry.locale());
+    for message in history {
+        match message {
+            HistoryMessage::Tool { call_id, content } => {
+                println!("  [tool {call_id}] {}", content.replace('\n', "\n      "));
+            }
+            HistoryMessage::Media(media) => {
+                let image = media.image.as_ref().map(|b| format!(" ({} image bytes attached)", b.len())).unwrap_or_default();
+                println!("  [user] {}{image}", media.visible_text.replace('\n', "\n      "));
+            }
+            HistoryMessage::Post(value) => println!("  [post] {value}"),
+        }
+    }
+}
+
+fn parse_calls(text: &str) -> Result<Vec<(u64, ToolInvocation)>, String> {
+    let mut calls = Vec::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let value: Value = serde_json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1))?;
+        let name = value.get("name").and_then(Value::as_str).ok_or_else(|| format!("line {}: missing \"name\"", i + 1))?;
+        let arguments = match value.get("arguments") {
+            Some(Value::String(text)) => toolhook::ToolArguments::Text(text.clone()),
+            Some(other) => toolhook::ToolArguments::Value(other.clone()),
+            None => toolhook::ToolArguments::Value(json!({})),
+        };
+        let call_id = value.get("call_id").and_then(Value::as_str).map_or_else(|| format!("call_{}", calls.len() + 1), str::to_owned);
+        let round = value.get("round").and_then(Value::as_u64).unwrap_or(1);
+        calls.push((round, ToolInvocation::new(name, arguments).with_call_id(call_id).with_session_id("demo-session")));
+    }
+    Ok(calls)
+}
+
+fn print_all_definitions() {
+    for locale in Locale::ALL {
+        for dialect in Dialect::ALL {
+            heading(&format!("{dialect} / {locale}"));
+            for tool in DeclaredTool::all() {
+                match tool.spec().map(|spec| spec.llm_definition(dialect, locale)) {
+                    Ok(Ok(definition)) => println!("{}", pretty(&definition)),
+                    Ok(Err(error)) => println!("// {}: not expressible in {dialect}: {error}", tool.name()),
+                    Err(error) => println!("// {}: {error}", tool.name()),
+                }
+            }
+        }
+    }
+}
