@@ -1,6 +1,6 @@
 //! Access rules (runtime.md §4.5): who may see and call a tool, on which platform, in which chat.
 
-use toolhook::{ChatScope, PermissionLevel, ToolAvailabilityContext, ToolSpec};
+use toolhook::{ChatScope, PermissionLevel, ToolAvailabilityContext, ToolExecutionContext, ToolSpec};
 
 /// The facts about a caller that access rules read. Unknown facts fail closed.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -15,12 +15,27 @@ impl AccessFacts {
     pub(crate) fn of(ctx: Option<&ToolAvailabilityContext>) -> Self {
         match ctx {
             None => AccessFacts::default(),
-            Some(ctx) => AccessFacts {
-                platform: Some(ctx.platform.trim().to_lowercase()).filter(|p| !p.is_empty()),
-                scope: ctx.chat_scope(),
-                permission: ctx.permission,
-            },
+            Some(ctx) => Self::from_parts(&ctx.platform, ctx.chat_scope(), ctx.permission),
         }
+    }
+
+    pub(crate) fn of_execution(ctx: Option<&ToolExecutionContext>) -> Self {
+        match ctx {
+            None => AccessFacts::default(),
+            Some(ctx) => Self::from_parts(&ctx.platform, ctx.chat_scope(), ctx.permission),
+        }
+    }
+
+    fn from_parts(platform: &str, scope: Option<ChatScope>, permission: PermissionLevel) -> Self {
+        let platform = platform.trim();
+        let platform = if platform.is_empty() {
+            None
+        } else if platform.bytes().any(|b| b.is_ascii_uppercase()) || !platform.is_ascii() {
+            Some(platform.to_lowercase())
+        } else {
+            Some(platform.to_owned())
+        };
+        AccessFacts { platform, scope, permission }
     }
 
     /// Whether the spec's platforms, scopes and permission admit this caller.

@@ -4,12 +4,15 @@
 use crate::access::AccessFacts;
 use crate::provider::{RegistryLink, ToolProvider};
 use futures_util::FutureExt;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use std::collections::{HashMap, HashSet};
+use std::future::Future;
 use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
+use std::task::Poll;
 use std::time::Duration;
 use toolhook::args::{ArgsError, ArgsErrorKind, json_depth_exceeds, value_depth};
 use toolhook::{
@@ -180,6 +183,13 @@ struct CacheKey {
     context: ContextKey,
 }
 
+/// The context a route lookup comes with.
+#[derive(Clone, Copy)]
+enum Lookup<'a> {
+    Availability(Option<&'a ToolAvailabilityContext>),
+    Execution(Option<&'a ToolExecutionContext>),
+}
+
 /// The most listings cached per provider set (contexts are few in practice; this bounds memory
 /// when they are not).
 const CACHE_LIMIT: usize = 4096;
@@ -194,6 +204,9 @@ pub(crate) struct Route {
     provider: Arc<dyn ToolProvider>,
     original_name: String,
     listed: ToolSpec,
+    /// Whether the provider lists this original name more than once (then the call must say
+    /// which one it means).
+    ambiguous: bool,
 }
 
 impl ToolRegistry {
@@ -203,14 +216,14 @@ impl ToolRegistry {
             generation: 0,
             entries: Vec::new(),
             all_context_free: true,
-            cache: RwLock::new(HashMap::new()),
+            cache: RwLock::new(HashMap::default()),
         };
         ToolRegistry {
             inner: Arc::new(RegistryInner {
                 config,
                 providers: RwLock::new(Arc::new(set)),
                 generation: AtomicU64::new(0),
-                warned: Mutex::new(HashSet::new()),
+                warned: Mutex::new(HashSet::default()),
             }),
         }
     }
@@ -243,7 +256,8 @@ impl ToolRegistry {
         change(&mut entries);
         let generation = self.inner.generation.fetch_add(1, Ordering::AcqRel) + 1;
         let all_context_free = entries.iter().all(|e| !e.provider.listing_depends_on_context());
-        *guard = Arc::new(ProviderSet { generation, entries, all_context_free, cache: RwLock::new(HashMap::new()) });
+        *guard =
+            Arc::new(ProviderSet { generation, entries, all_context_free, cache: RwLock::new(HashMap::default()) });
     }
 
     /// Registers a provider. One with the same `provider_name` is removed first; the new one is
@@ -342,41 +356,34 @@ impl ToolRegistry {
     /// `error_message` a model can act on (unknown tool, bad arguments, a provider error, a panic,
     /// a timeout).
     pub async fn invoke(&self, call: ToolInvocation, ctx: Option<&ToolExecutionContext>) -> ToolExecutionResult {
+        let routes = match self.cached_routes(Lookup::Execution(ctx)) {
+            Ok(routes) => routes,
+            Err((set, key)) => {
+                let availability = ctx.map(ToolAvailabilityContext::from);
+                Box::pin(self.fill_routes(set, key, availability.as_ref())).await
+            }
+        };
         let locale = self.locale();
         let requested = call.tool_name.clone();
-        let availability = ctx.map(ToolAvailabilityContext::from);
-        let routes = self.routes(availability.as_ref()).await;
         let Some(route) = routes.index.get(&requested).map(|&i| &routes.order[i]) else {
             tracing::debug!(tool = %requested, "tool not found, not available or denied in this context");
             return ToolExecutionResult::failure(requested.clone(), not_found(&requested, locale));
         };
         if let Some(error) = self.check_argument_limits(&call.arguments) {
-            return ToolExecutionResult::failure(requested.clone(), failure_text(&requested, &error.into_tool_error(), locale));
+            let text = failure_text(&requested, &error.into_tool_error(), locale);
+            return ToolExecutionResult::failure(requested, text);
         }
-        let mut provider_call = call;
-        provider_call.tool_name = route.original_name.clone();
-        let provider_type = route.provider.provider_type();
-        let pinned_key = match provider_type {
-            "mcp" => Some(("mcp_server_name", "server_name")),
-            "plugin" => Some(("plugin_id", "plugin_id")),
-            _ => None,
-        };
-        if let Some((key, from)) = pinned_key
-            && let Some(value) = route.listed.metadata().get(from).filter(|v| v.as_str().is_some_and(|s| !s.is_empty()))
-        {
-            provider_call.metadata.insert(key.to_owned(), value.clone());
-        }
-        let localized;
-        let ctx = match ctx {
-            Some(c) if c.locale != locale => {
-                localized = ToolExecutionContext { locale, ..c.clone() };
-                Some(&localized)
-            }
-            other => other,
-        };
+        let provider_call = provider_call(route, call, &requested);
+        // Providers produce texts in the registry's locale (runtime.md §4.1).
+        let localized =
+            ctx.filter(|c| c.locale != locale).map(|c| Box::new(ToolExecutionContext { locale, ..c.clone() }));
+        let ctx = localized.as_deref().or(ctx);
         let timeout = route.listed.timeout().or(self.inner.config.default_timeout);
-        let provider = route.provider.clone();
-        let outcome = run_guarded(&*provider, provider_call, ctx, timeout).await;
+        let provider = &route.provider;
+        let outcome = match std::panic::catch_unwind(AssertUnwindSafe(|| provider.invoke(provider_call, ctx))) {
+            Ok(future) => run_guarded(future, timeout).await,
+            Err(payload) => Err(panic_error(payload)),
+        };
         match outcome {
             Ok(mut result) => {
                 result.tool_name = requested;
@@ -384,7 +391,8 @@ impl ToolRegistry {
             }
             Err(error) => {
                 tracing::error!(tool = %requested, provider = provider.provider_name(), %error, "tool call failed");
-                ToolExecutionResult::failure(requested.clone(), failure_text(&requested, &error, locale))
+                let text = failure_text(&requested, &error, locale);
+                ToolExecutionResult::failure(requested, text)
             }
         }
     }
@@ -422,7 +430,44 @@ impl ToolRegistry {
 
     /// The routes for a context: cached per provider set, provider change counts and context.
     pub(crate) async fn routes(&self, ctx: Option<&ToolAvailabilityContext>) -> Arc<Routes> {
+        match self.cached_routes(Lookup::Availability(ctx)) {
+            Ok(routes) => routes,
+            // The slow path is boxed so that every caller's future stays small.
+            Err((set, key)) => Box::pin(self.fill_routes(set, key, ctx)).await,
+        }
+    }
+
+    /// The cached routes, or what is needed to compute them.
+    fn cached_routes(&self, lookup: Lookup<'_>) -> Result<Arc<Routes>, (Arc<ProviderSet>, CacheKey)> {
         let set = self.snapshot();
+        let locale = self.locale();
+        let epochs = set.entries.iter().map(|e| e.epoch.load(Ordering::Acquire)).fold(0u64, u64::wrapping_add);
+        let context = if set.all_context_free {
+            ContextKey::Facts(match lookup {
+                Lookup::Availability(ctx) => AccessFacts::of(ctx),
+                Lookup::Execution(ctx) => AccessFacts::of_execution(ctx),
+            })
+        } else {
+            let ctx = match lookup {
+                Lookup::Availability(ctx) => ctx.cloned(),
+                Lookup::Execution(ctx) => ctx.map(ToolAvailabilityContext::from),
+            };
+            // Providers see the registry's locale (runtime.md §4.1).
+            ContextKey::Full(ctx.map(|c| ToolAvailabilityContext { locale, ..c }))
+        };
+        let key = CacheKey { epochs, context };
+        if let Some(routes) = read(&set.cache).get(&key) {
+            return Ok(routes.clone());
+        }
+        Err((set, key))
+    }
+
+    async fn fill_routes(
+        &self,
+        set: Arc<ProviderSet>,
+        key: CacheKey,
+        ctx: Option<&ToolAvailabilityContext>,
+    ) -> Arc<Routes> {
         let locale = self.locale();
         let localized;
         let ctx = match ctx {
@@ -432,14 +477,6 @@ impl ToolRegistry {
             }
             other => other,
         };
-        let epochs = set.entries.iter().map(|e| e.epoch.load(Ordering::Acquire)).fold(0u64, u64::wrapping_add);
-        let key = CacheKey {
-            epochs,
-            context: if set.all_context_free { ContextKey::Facts(AccessFacts::of(ctx)) } else { ContextKey::Full(ctx.cloned()) },
-        };
-        if let Some(routes) = read(&set.cache).get(&key) {
-            return routes.clone();
-        }
         let (routes, complete) = self.compute_routes(&set, ctx).await;
         let routes = Arc::new(routes);
         if complete {
@@ -449,7 +486,6 @@ impl ToolRegistry {
             }
             cache.insert(key, routes.clone());
         }
-        let _ = set.generation;
         routes
     }
 
@@ -490,8 +526,13 @@ impl ToolRegistry {
     fn assign_names(&self, candidates: Vec<(Arc<dyn ToolProvider>, ToolSpec)>) -> Routes {
         let policy = self.inner.config.duplicate_policy;
         let reserved: HashSet<&str> = candidates.iter().map(|(_, s)| s.name()).collect();
+        let mut per_provider: HashMap<(*const (), &str), usize> =
+            HashMap::with_capacity_and_hasher(candidates.len(), Default::default());
+        for (provider, spec) in &candidates {
+            *per_provider.entry((Arc::as_ptr(provider).cast::<()>(), spec.name())).or_default() += 1;
+        }
         let mut order: Vec<Route> = Vec::with_capacity(candidates.len());
-        let mut index: HashMap<String, usize> = HashMap::with_capacity(candidates.len());
+        let mut index: HashMap<String, usize> = HashMap::with_capacity_and_hasher(candidates.len(), Default::default());
         for (provider, spec) in &candidates {
             let original = spec.name();
             let registry_name = if !index.contains_key(original) {
@@ -511,7 +552,8 @@ impl ToolRegistry {
             };
             let listed = spec.__listed_copy(&registry_name, provider.provider_name(), provider.provider_type());
             index.insert(registry_name, order.len());
-            order.push(Route { provider: provider.clone(), original_name: original.to_owned(), listed });
+            let ambiguous = per_provider.get(&(Arc::as_ptr(provider).cast::<()>(), original)).is_some_and(|n| *n > 1);
+            order.push(Route { provider: provider.clone(), original_name: original.to_owned(), listed, ambiguous });
         }
         Routes { order, index }
     }
@@ -552,29 +594,51 @@ fn rename(
         candidate = format!("{}_{hex}", &candidate[..candidate.len().min(51)]);
     }
     if taken(&candidate) {
-        tracing::error!(
-            "cannot assign a unique name to duplicate tool {}/{source}/{name}",
-            provider.provider_name()
-        );
+        tracing::error!("cannot assign a unique name to duplicate tool {}/{source}/{name}", provider.provider_name());
         return None;
     }
     Some(candidate)
 }
 
-/// Runs a provider call with the timeout, catching panics (also a panic while creating the future).
+/// The invocation a provider receives (runtime.md §4.9 step 5).
+fn provider_call(route: &Route, mut call: ToolInvocation, requested: &str) -> ToolInvocation {
+    if route.original_name != requested {
+        call.tool_name = route.original_name.clone();
+    }
+    // Which of the provider's tools is meant: MCP calls always name their server (a caller cannot
+    // forge it); plugin calls name their plugin when the provider lists the name more than once,
+    // or when the caller tried to name one.
+    let pinned_key = match route.provider.provider_type() {
+        "mcp" => Some(("mcp_server_name", "server_name")),
+        "plugin" if route.ambiguous || call.metadata.contains_key("plugin_id") => Some(("plugin_id", "plugin_id")),
+        _ => None,
+    };
+    if let Some((key, from)) = pinned_key {
+        match route.listed.metadata().get(from).filter(|v| v.as_str().is_some_and(|s| !s.is_empty())) {
+            Some(value) => {
+                call.metadata.insert(key.to_owned(), value.clone());
+            }
+            None => {
+                call.metadata.remove(key);
+            }
+        }
+    }
+    call
+}
+
+/// Runs a provider's future with the timeout, catching panics.
 async fn run_guarded(
-    provider: &dyn ToolProvider,
-    call: ToolInvocation,
-    ctx: Option<&ToolExecutionContext>,
+    future: toolhook::BoxFuture<'_, Result<ToolExecutionResult, ToolError>>,
     timeout: Option<Duration>,
 ) -> Result<ToolExecutionResult, ToolError> {
-    let future = match std::panic::catch_unwind(AssertUnwindSafe(|| provider.invoke(call, ctx))) {
-        Ok(future) => future,
-        Err(payload) => return Err(panic_error(payload)),
-    };
-    let guarded = AssertUnwindSafe(future).catch_unwind();
-    let outcome = match timeout {
-        Some(limit) => match tokio::time::timeout(limit, guarded).await {
+    let mut guarded = AssertUnwindSafe(future).catch_unwind();
+    // Most tools answer on their first poll: only a call that has to wait arms the timer (boxed,
+    // so the common path carries no timer state).
+    let first = std::future::poll_fn(|cx| Poll::Ready(Pin::new(&mut guarded).poll(cx))).await;
+    let outcome = match (first, timeout) {
+        (Poll::Ready(outcome), _) => outcome,
+        (Poll::Pending, None) => guarded.await,
+        (Poll::Pending, Some(limit)) => match Box::pin(tokio::time::timeout(limit, guarded)).await {
             Ok(outcome) => outcome,
             Err(_) => {
                 let ms = limit.as_millis();
@@ -585,7 +649,6 @@ async fn run_guarded(
                 ));
             }
         },
-        None => guarded.await,
     };
     outcome.unwrap_or_else(|payload| Err(panic_error(payload)))
 }
@@ -597,10 +660,7 @@ pub(crate) fn panic_error(payload: Box<dyn std::any::Any + Send>) -> ToolError {
 
 /// The text of a panic payload, when it is a string.
 pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> Option<String> {
-    payload
-        .downcast_ref::<&str>()
-        .map(|s| (*s).to_owned())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
+    payload.downcast_ref::<&str>().map(|s| (*s).to_owned()).or_else(|| payload.downcast_ref::<String>().cloned())
 }
 
 /// `Tool not found: {name}` / `未找到工具：{name}`.

@@ -1120,6 +1120,10 @@ pub fn decode<A: ArgsStruct>(arguments: &ToolArguments) -> Result<A, ArgsError> 
 /// How deeply arrays and objects nest in JSON text (the top-level object is 1); stops counting
 /// once past `limit`. Strings are skipped, so brackets inside them do not count.
 pub fn json_depth_exceeds(text: &str, limit: usize) -> bool {
+    // Depth cannot exceed the number of opening brackets; counting them is a vectorised pass.
+    if text.bytes().filter(|&b| b == b'{' || b == b'[').count() <= limit {
+        return false;
+    }
     let mut depth = 0usize;
     let mut in_string = false;
     let mut escaped = false;

@@ -39,9 +39,70 @@ use std::time::Duration;
 /// ```
 #[derive(Clone, Debug)]
 pub struct ToolSpec {
-    data: Arc<SpecData>,
+    /// What a registry's listed copy changes.
+    ident: Arc<Identity>,
+    /// What every copy shares.
+    content: Arc<Content>,
 }
 
+#[derive(Clone, Debug)]
+struct Identity {
+    name: String,
+    provider_name: String,
+    provider_type: String,
+    enabled: bool,
+    visibility: Visibility,
+    metadata: Map<String, Value>,
+}
+
+#[derive(Debug)]
+struct Content {
+    title: String,
+    brief: [String; 2],
+    detailed: [String; 2],
+    schema: Value,
+    schema_zh: Option<Value>,
+    output_schema: Option<Value>,
+    platforms: Vec<String>,
+    permission: PermissionLevel,
+    scopes: Vec<ChatScope>,
+    icons: Vec<ToolIcon>,
+    annotation: ToolAnnotation,
+    timeout: Option<Duration>,
+    deny_unknown_args: bool,
+}
+
+impl SpecData {
+    fn into_spec(self) -> ToolSpec {
+        ToolSpec {
+            ident: Arc::new(Identity {
+                name: self.name,
+                provider_name: self.provider_name,
+                provider_type: self.provider_type,
+                enabled: self.enabled,
+                visibility: self.visibility,
+                metadata: self.metadata,
+            }),
+            content: Arc::new(Content {
+                title: self.title,
+                brief: self.brief,
+                detailed: self.detailed,
+                schema: self.schema,
+                schema_zh: self.schema_zh,
+                output_schema: self.output_schema,
+                platforms: self.platforms,
+                permission: self.permission,
+                scopes: self.scopes,
+                icons: self.icons,
+                annotation: self.annotation,
+                timeout: self.timeout,
+                deny_unknown_args: self.deny_unknown_args,
+            }),
+        }
+    }
+}
+
+/// Everything a spec holds, while it is being built.
 #[derive(Clone, Debug)]
 struct SpecData {
     name: String,
@@ -105,108 +166,108 @@ impl ToolSpec {
         data.schema_zh = schema_zh;
         data.visibility = rendered.visibility;
         data.metadata = rendered.metadata;
-        Ok(ToolSpec { data: Arc::new(data) })
+        Ok(data.into_spec())
     }
 
     /// The tool's name (for a listed copy: the registry name).
     pub fn name(&self) -> &str {
-        &self.data.name
+        &self.ident.name
     }
 
     /// A human-readable title, or `""`.
     pub fn title(&self) -> &str {
-        &self.data.title
+        &self.content.title
     }
 
     /// The brief the model sees in its tool definitions.
     pub fn description(&self, locale: Locale) -> &str {
-        &self.data.brief[locale.index()]
+        &self.content.brief[locale.index()]
     }
 
     /// The detailed description: the generated parameter block and the author's text.
     pub fn detailed_description(&self, locale: Locale) -> &str {
-        &self.data.detailed[locale.index()]
+        &self.content.detailed[locale.index()]
     }
 
     /// The canonical parameters schema (an object schema, declaration order kept) in the default
     /// locale.
     pub fn parameters_schema(&self) -> &Value {
-        &self.data.schema
+        &self.content.schema
     }
 
     /// The parameters schema in a locale; differs from [`parameters_schema`](Self::parameters_schema)
     /// only for tools with localised parameter texts (legacy actions, `tool_search`).
     pub fn parameters_schema_for(&self, locale: Locale) -> &Value {
-        match (locale, &self.data.schema_zh) {
+        match (locale, &self.content.schema_zh) {
             (Locale::ZhHans, Some(schema)) => schema,
-            _ => &self.data.schema,
+            _ => &self.content.schema,
         }
     }
 
     /// The schema of the tool's structured output, if declared (`Json<T>` returns).
     pub fn output_schema(&self) -> Option<&Value> {
-        self.data.output_schema.as_ref()
+        self.content.output_schema.as_ref()
     }
 
     /// The provider that serves the tool, or `""` before a provider lists it.
     pub fn provider_name(&self) -> &str {
-        &self.data.provider_name
+        &self.ident.provider_name
     }
 
     /// The kind of provider (`builtin`, `plugin`, `mcp`, …), or `""`.
     pub fn provider_type(&self) -> &str {
-        &self.data.provider_type
+        &self.ident.provider_type
     }
 
     /// Whether the tool may be listed: false when hidden or switched off.
     pub fn enabled(&self) -> bool {
-        self.data.enabled && self.data.visibility != Visibility::Hidden
+        self.ident.enabled && self.ident.visibility != Visibility::Hidden
     }
 
     /// Whether the tool is visible, deferred or hidden.
     pub fn visibility(&self) -> Visibility {
-        self.data.visibility
+        self.ident.visibility
     }
 
     /// The platforms it is available on (trimmed, lower-cased); empty means any.
     pub fn platforms(&self) -> &[String] {
-        &self.data.platforms
+        &self.content.platforms
     }
 
     /// The lowest caller rank that may use it.
     pub fn permission(&self) -> PermissionLevel {
-        self.data.permission
+        self.content.permission
     }
 
     /// The chat scopes it is available in; empty means any.
     pub fn scopes(&self) -> &[ChatScope] {
-        &self.data.scopes
+        &self.content.scopes
     }
 
     /// Icons for hosts and MCP clients.
     pub fn icons(&self) -> &[ToolIcon] {
-        &self.data.icons
+        &self.content.icons
     }
 
     /// Behaviour hints (MCP annotations).
     pub fn annotation(&self) -> &ToolAnnotation {
-        &self.data.annotation
+        &self.content.annotation
     }
 
     /// Free-form metadata, in insertion order. Reserved keys: `plugin_id`, `server_name`,
     /// `registry_original_name`, `visibility`.
     pub fn metadata(&self) -> &Map<String, Value> {
-        &self.data.metadata
+        &self.ident.metadata
     }
 
     /// The tool's own timeout; `None` means the registry's default.
     pub fn timeout(&self) -> Option<Duration> {
-        self.data.timeout
+        self.content.timeout
     }
 
     /// Whether arguments the schema does not declare are errors.
     pub fn deny_unknown_args(&self) -> bool {
-        self.data.deny_unknown_args
+        self.content.deny_unknown_args
     }
 
     /// The definition of this tool in a model API's format (see [`Dialect`]).
@@ -242,48 +303,48 @@ impl ToolSpec {
     /// provider's identity. Texts are not re-rendered.
     #[doc(hidden)]
     pub fn __listed_copy(&self, registry_name: &str, provider_name: &str, provider_type: &str) -> ToolSpec {
-        let mut data = (*self.data).clone();
-        data.metadata.insert("registry_original_name".into(), Value::from(self.data.name.clone()));
-        data.name = registry_name.to_owned();
-        data.provider_name = provider_name.to_owned();
-        data.provider_type = provider_type.to_owned();
-        ToolSpec { data: Arc::new(data) }
+        let mut ident = (*self.ident).clone();
+        ident.metadata.insert("registry_original_name".into(), Value::from(self.ident.name.clone()));
+        ident.name = registry_name.to_owned();
+        ident.provider_name = provider_name.to_owned();
+        ident.provider_type = provider_type.to_owned();
+        ToolSpec { ident: Arc::new(ident), content: self.content.clone() }
     }
 
     /// A copy with extra metadata entries (providers stamp `plugin_id`, `visibility`).
     #[doc(hidden)]
     pub fn __with_metadata(&self, entries: impl IntoIterator<Item = (String, Value)>) -> ToolSpec {
-        let mut data = (*self.data).clone();
-        data.metadata.extend(entries);
-        ToolSpec { data: Arc::new(data) }
+        let mut ident = (*self.ident).clone();
+        ident.metadata.extend(entries);
+        ToolSpec { ident: Arc::new(ident), content: self.content.clone() }
     }
 
     /// A copy served by another provider.
     #[doc(hidden)]
     pub fn __with_provider(&self, provider_name: &str, provider_type: &str) -> ToolSpec {
-        let mut data = (*self.data).clone();
-        data.provider_name = provider_name.to_owned();
-        data.provider_type = provider_type.to_owned();
-        ToolSpec { data: Arc::new(data) }
+        let mut ident = (*self.ident).clone();
+        ident.provider_name = provider_name.to_owned();
+        ident.provider_type = provider_type.to_owned();
+        ToolSpec { ident: Arc::new(ident), content: self.content.clone() }
     }
 
     /// A copy with another visibility and switch (the host's decision about a component).
     #[doc(hidden)]
     pub fn __with_visibility(&self, visibility: Visibility) -> ToolSpec {
-        let mut data = (*self.data).clone();
-        data.visibility = visibility;
-        ToolSpec { data: Arc::new(data) }
+        let mut ident = (*self.ident).clone();
+        ident.visibility = visibility;
+        ToolSpec { ident: Arc::new(ident), content: self.content.clone() }
     }
 }
 
 impl PartialEq for ToolSpec {
     /// Two specs are equal when their serialised forms (key order included) are equal.
     fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.data, &other.data)
+        (Arc::ptr_eq(&self.ident, &other.ident) && Arc::ptr_eq(&self.content, &other.content))
             || serde_json::to_string(self).ok() == serde_json::to_string(other).ok()
-                && self.data.timeout == other.data.timeout
-                && self.data.deny_unknown_args == other.data.deny_unknown_args
-                && self.data.schema_zh == other.data.schema_zh
+                && self.content.timeout == other.content.timeout
+                && self.content.deny_unknown_args == other.content.deny_unknown_args
+                && self.content.schema_zh == other.content.schema_zh
     }
 }
 
@@ -314,24 +375,24 @@ impl serde::Serialize for ToolSpec {
             annotation: &'a ToolAnnotation,
             metadata: &'a Map<String, Value>,
         }
-        let d = &*self.data;
+        let (i, d) = (&*self.ident, &*self.content);
         Form {
-            name: &d.name,
+            name: &i.name,
             title: &d.title,
             description: PerLocale { en: &d.brief[0], zh_hans: &d.brief[1] },
             detailed_description: PerLocale { en: &d.detailed[0], zh_hans: &d.detailed[1] },
             parameters_schema: &d.schema,
             output_schema: d.output_schema.as_ref(),
-            provider_name: &d.provider_name,
-            provider_type: &d.provider_type,
+            provider_name: &i.provider_name,
+            provider_type: &i.provider_type,
             enabled: self.enabled(),
-            visibility: d.visibility,
+            visibility: i.visibility,
             platforms: &d.platforms,
             permission: d.permission,
             scopes: &d.scopes,
             icons: &d.icons,
             annotation: &d.annotation,
-            metadata: &d.metadata,
+            metadata: &i.metadata,
         }
         .serialize(serializer)
     }
@@ -597,7 +658,7 @@ impl ToolSpecBuilder {
             data.schema = pre.schema;
             data.brief = pre.brief;
             data.detailed = pre.detailed;
-            return Ok(ToolSpec { data: Arc::new(data) });
+            return Ok(data.into_spec());
         }
         let mut schema = match (parameters.is_empty(), parameters_raw) {
             (false, Some(_)) => return Err(ToolSpecError::BothParameterForms { tool }),
@@ -627,7 +688,7 @@ impl ToolSpecBuilder {
         });
         data.schema = schema;
         data.schema_zh = schema_zh.filter(|zh| *zh != data.schema);
-        Ok(ToolSpec { data: Arc::new(data) })
+        Ok(data.into_spec())
     }
 }
 

@@ -5,9 +5,9 @@ use crate::plugins::{PluginSet, PluginState};
 use crate::provider::{RegistryLink, ToolProvider};
 use crate::registry::{not_found, panic_error};
 use crate::source::Source;
+use rustc_hash::FxHashMap as HashMap;
 use serde_json::{Map, Value};
 use std::any::Any;
-use std::collections::HashMap;
 use std::sync::{Arc, OnceLock, RwLock};
 use toolhook::__private::{Invoker, ToolKind, ToolRegistration};
 use toolhook::{
@@ -29,7 +29,9 @@ pub struct PluginToolProvider {
 impl std::fmt::Debug for PluginToolProvider {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let plugins = self.table.read();
-        f.debug_struct("PluginToolProvider").field("plugins", &plugins.iter().map(|p| &p.id).collect::<Vec<_>>()).finish()
+        f.debug_struct("PluginToolProvider")
+            .field("plugins", &plugins.iter().map(|p| &p.id).collect::<Vec<_>>())
+            .finish()
     }
 }
 
@@ -133,7 +135,10 @@ impl ToolProvider for PluginToolProvider {
         let _ = self.table.link.set(link);
     }
 
-    fn list_tools<'a>(&'a self, _: Option<&'a ToolAvailabilityContext>) -> BoxFuture<'a, Result<Vec<ToolSpec>, ToolError>> {
+    fn list_tools<'a>(
+        &'a self,
+        _: Option<&'a ToolAvailabilityContext>,
+    ) -> BoxFuture<'a, Result<Vec<ToolSpec>, ToolError>> {
         let specs = self
             .table
             .read()
@@ -250,14 +255,22 @@ pub(crate) fn prepare_arguments(
     if registration.context_params.is_empty() && !legacy {
         return call;
     }
-    let Ok(Value::Object(mut args)) = call.arguments.to_value().map(|v| if v.is_null() { Value::Object(Map::new()) } else { v }) else {
+    let Ok(Value::Object(mut args)) =
+        call.arguments.to_value().map(|v| if v.is_null() { Value::Object(Map::new()) } else { v })
+    else {
         // Not an object: decoding reports it.
         return call;
     };
     let empty = ToolExecutionContext::default();
     let c = ctx.unwrap_or(&empty);
     let sid = c.stream_or_session();
-    let facts = [("stream_id", sid), ("chat_id", sid), ("group_id", c.group_id.as_str()), ("user_id", c.user_id.as_str()), ("platform", c.platform.as_str())];
+    let facts = [
+        ("stream_id", sid),
+        ("chat_id", sid),
+        ("group_id", c.group_id.as_str()),
+        ("user_id", c.user_id.as_str()),
+        ("platform", c.platform.as_str()),
+    ];
     let original = legacy.then(|| Value::Object(args.clone()));
     for (key, value) in facts {
         if !(legacy || registration.context_params.contains(&key)) || value.is_empty() {
