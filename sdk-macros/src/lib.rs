@@ -5,9 +5,12 @@
 
 use proc_macro::TokenStream;
 
+mod action;
 mod attr;
+mod command;
 mod docs;
 mod hook_handler;
+mod plugin;
 mod schema;
 #[allow(unreachable_pub, dead_code)]
 mod shared;
@@ -38,4 +41,24 @@ pub fn hook_handler(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn workflow_step(attr: TokenStream, item: TokenStream) -> TokenStream {
     workflow_step::expand(attr.into(), item.into()).into()
+}
+
+/// The deprecated legacy form of a tool (SDK 1.x actions): still works, registers a tool exactly as
+/// `ToolSpec::from_action` builds it, and warns. Declare new tools with `#[tool]`.
+#[proc_macro_attribute]
+pub fn action(attr: TokenStream, item: TokenStream) -> TokenStream {
+    action::expand(attr.into(), item.into()).into()
+}
+
+/// Exposes a `#[tool]` as a chat command; consumed by `#[tool]`, so it must be placed below it.
+#[proc_macro_attribute]
+pub fn command(_attr: TokenStream, item: TokenStream) -> TokenStream {
+    command::misplaced(item.into()).into()
+}
+
+/// Makes a plugin of an impl block: its `#[tool]`, `#[hook_handler]` and `#[action]` methods run
+/// against one shared instance, with optional `on_load`, `on_unload` and `on_config_update`.
+#[proc_macro_attribute]
+pub fn plugin(attr: TokenStream, item: TokenStream) -> TokenStream {
+    plugin::expand(attr.into(), item.into()).into()
 }

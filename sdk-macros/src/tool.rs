@@ -180,6 +180,16 @@ impl ToolAttrs {
     }
 }
 
+impl Owner<'_> {
+    /// The plugin id as tokens: the `#[plugin]` id, or the package name for free fns.
+    pub(crate) fn plugin_id_tokens(&self) -> TokenStream {
+        match self {
+            Owner::Free => quote!(::core::env!("CARGO_PKG_NAME")),
+            Owner::Method { plugin_id, .. } => quote!(#plugin_id),
+        }
+    }
+}
+
 /// What a fn parameter is to the generated code.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ParamKind {
@@ -551,23 +561,56 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         Ok(func) => func,
         Err(_) => return not_a_fn("#[tool] applies to a fn", item),
     };
-    let mut errors = Errors::default();
-    let attrs = ToolAttrs::parse(attr, &mut errors);
-    let analysis = analyze(&mut func.sig, Owner::Free, "a tool", &mut errors);
-    if !errors.is_empty() {
-        let compile_errors = errors.into_compile_errors();
-        return quote!(#func #compile_errors);
-    }
-    match generate(&func.attrs, &func.sig, &attrs, &analysis, Owner::Free, crate::Kind::Tool) {
-        Ok(generated) => {
-            append_parameter_docs(&mut func.attrs, &analysis);
-            quote!(#func #generated)
-        }
+    match expand_item(attr, &mut func.attrs, &mut func.sig, Owner::Free) {
+        Ok(generated) => quote!(#func #generated),
         Err(errors) => {
             let compile_errors = errors.into_compile_errors();
             quote!(#func #compile_errors)
         }
     }
+}
+
+/// Expands `#[tool]` on a method of a `#[plugin]` impl block: checks and strips the method, and
+/// returns the hidden items to emit after the impl block.
+pub(crate) fn expand_method(
+    attr: TokenStream,
+    method: &mut syn::ImplItemFn,
+    self_ty: &Type,
+    plugin_id: &str,
+) -> Result<TokenStream, Errors> {
+    expand_item(attr, &mut method.attrs, &mut method.sig, Owner::Method { self_ty, plugin_id })
+}
+
+/// `#[tool]` on a fn or method: the attribute, the signature, a `#[command]` below it.
+fn expand_item(
+    attr: TokenStream,
+    fn_attrs: &mut Vec<Attribute>,
+    sig: &mut Signature,
+    owner: Owner<'_>,
+) -> Result<TokenStream, Errors> {
+    let mut errors = Errors::default();
+    let attrs = ToolAttrs::parse(attr, &mut errors);
+    let command = crate::command::take(fn_attrs, &mut errors);
+    let analysis = analyze(sig, owner, "a tool", &mut errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let name = attrs
+        .name
+        .as_ref()
+        .map(LitStr::value)
+        .unwrap_or_else(|| sig.ident.to_string().trim_start_matches("r#").to_owned());
+    let command = match command {
+        Some(command) => crate::command::registration(&command, &name, owner, &analysis, &mut errors),
+        None => TokenStream::new(),
+    };
+    let generated = generate(fn_attrs, sig, &attrs, &analysis, owner, crate::Kind::Tool, None);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let generated = generated?;
+    append_parameter_docs(fn_attrs, &analysis);
+    Ok(quote!(#generated #command))
 }
 
 /// The error for an attribute on something that is not a fn, spanned at the item's keyword.
@@ -622,6 +665,7 @@ pub(crate) fn generate(
     analysis: &FnAnalysis,
     owner: Owner<'_>,
     kind: crate::Kind,
+    compose_override: Option<TokenStream>,
 ) -> Result<TokenStream, Errors> {
     let mut errors = Errors::default();
     let fn_ident = &sig.ident;
@@ -640,7 +684,9 @@ pub(crate) fn generate(
         quote!(::core::option::Option::Some(|__cx: &mut ::toolhook::__private::SchemaCx| ::toolhook::__private::output_schema::<#ty>(__cx)))
     });
     let output_fn = output_fn.unwrap_or_else(|| quote!(::core::option::Option::None));
-    let compose_body = if all_known {
+    let compose_body = if let Some(body) = compose_override {
+        body
+    } else if all_known {
         let rendered = match render(&name, attrs, &docs, analysis) {
             Ok(r) => r,
             Err(e) => {
@@ -651,7 +697,7 @@ pub(crate) fn generate(
         let Rendered { schema, brief: [brief_en, brief_zh], detailed: [detailed_en, detailed_zh] } = rendered;
         quote! {
             let __builder = ::toolhook::ToolSpec::builder(#name)
-                .__prerendered(::toolhook::__private::static_schema(#schema), [#brief_en, #brief_zh], [#detailed_en, #detailed_zh])
+                .__prerendered(::toolhook::__private::static_schema(#schema), ::core::option::Option::None, [#brief_en, #brief_zh], [#detailed_en, #detailed_zh])
                 #settings;
             ::toolhook::__private::compose(#name, __builder, &[], #output_fn)
         }

@@ -155,12 +155,10 @@ impl Default for ToolRegistry {
 pub(crate) struct RegistryInner {
     config: RegistryConfig,
     providers: RwLock<Arc<ProviderSet>>,
-    generation: AtomicU64,
     warned: Mutex<HashSet<(String, String)>>,
 }
 
 struct ProviderSet {
-    generation: u64,
     entries: Vec<ProviderEntry>,
     all_context_free: bool,
     cache: RwLock<HashMap<CacheKey, Arc<Routes>>>,
@@ -212,17 +210,11 @@ pub(crate) struct Route {
 impl ToolRegistry {
     /// An empty registry.
     pub fn new(config: RegistryConfig) -> Self {
-        let set = ProviderSet {
-            generation: 0,
-            entries: Vec::new(),
-            all_context_free: true,
-            cache: RwLock::new(HashMap::default()),
-        };
+        let set = ProviderSet { entries: Vec::new(), all_context_free: true, cache: RwLock::new(HashMap::default()) };
         ToolRegistry {
             inner: Arc::new(RegistryInner {
                 config,
                 providers: RwLock::new(Arc::new(set)),
-                generation: AtomicU64::new(0),
                 warned: Mutex::new(HashSet::default()),
             }),
         }
@@ -254,10 +246,8 @@ impl ToolRegistry {
             .map(|e| ProviderEntry { provider: e.provider.clone(), epoch: e.epoch.clone() })
             .collect();
         change(&mut entries);
-        let generation = self.inner.generation.fetch_add(1, Ordering::AcqRel) + 1;
         let all_context_free = entries.iter().all(|e| !e.provider.listing_depends_on_context());
-        *guard =
-            Arc::new(ProviderSet { generation, entries, all_context_free, cache: RwLock::new(HashMap::default()) });
+        *guard = Arc::new(ProviderSet { entries, all_context_free, cache: RwLock::new(HashMap::default()) });
     }
 
     /// Registers a provider. One with the same `provider_name` is removed first; the new one is

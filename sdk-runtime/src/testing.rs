@@ -48,3 +48,19 @@ pub async fn invoke_with(
 ) -> ToolExecutionResult {
     registry().invoke(ToolInvocation::new(tool, arguments), Some(ctx)).await
 }
+
+/// Fails the test with every problem found while collecting the plugins linked into it
+/// (duplicate ids, duplicate component names, specs that cannot be composed, …).
+///
+/// ```
+/// toolhook_runtime::testing::assert_plugins_valid();
+/// ```
+#[track_caller]
+pub fn assert_plugins_valid() {
+    let problems = crate::PluginSet::collect().problems();
+    assert!(
+        problems.is_empty(),
+        "plugin problems:\n{}",
+        problems.iter().map(|p| format!("- {}: {}", p.plugin_id, p.message)).collect::<Vec<_>>().join("\n")
+    );
+}

@@ -468,6 +468,7 @@ pub struct ToolSpecBuilder {
 #[derive(Clone, Debug)]
 struct Prerendered {
     schema: Value,
+    schema_zh: Option<Value>,
     brief: [String; 2],
     detailed: [String; 2],
 }
@@ -629,9 +630,19 @@ impl ToolSpecBuilder {
 
     /// Schema and texts rendered by `#[tool]` at compile time.
     #[doc(hidden)]
-    pub fn __prerendered(mut self, schema: Value, brief: [&str; 2], detailed: [&str; 2]) -> Self {
-        self.prerendered =
-            Some(Prerendered { schema, brief: brief.map(str::to_owned), detailed: detailed.map(str::to_owned) });
+    pub fn __prerendered(
+        mut self,
+        schema: Value,
+        schema_zh: Option<Value>,
+        brief: [&str; 2],
+        detailed: [&str; 2],
+    ) -> Self {
+        self.prerendered = Some(Prerendered {
+            schema,
+            schema_zh,
+            brief: brief.map(str::to_owned),
+            detailed: detailed.map(str::to_owned),
+        });
         self
     }
 
@@ -655,6 +666,7 @@ impl ToolSpecBuilder {
         data.platforms = normalise_platforms(&tool, std::mem::take(&mut data.platforms))?;
         data.visibility = visibility.unwrap_or(if core_tool { Visibility::Visible } else { Visibility::Deferred });
         if let Some(pre) = prerendered {
+            data.schema_zh = pre.schema_zh.filter(|zh| *zh != pre.schema);
             data.schema = pre.schema;
             data.brief = pre.brief;
             data.detailed = pre.detailed;

@@ -1,7 +1,13 @@
-//! Compiled-in plugins: collecting their components, their states and lifecycle.
+//! Compiled-in plugins: collecting their components, their states, config and lifecycle.
 
+mod classification;
+mod config;
+mod host;
 mod set;
 mod state;
 
+pub use classification::HostClassification;
+pub use config::{BoxError, ConfigError, ConfigSource, MemoryConfigSource, NormalisedConfig, normalise, rebuild};
+pub use host::{ConfigUpdateError, LoadOutcome, PluginHost, PluginHostBuilder};
 pub use set::{CollectedPlugin, CollectedTool, PluginProblem, PluginSet};
 pub use state::PluginState;

@@ -1,10 +1,13 @@
 //! Collecting every plugin and component linked into the program (plugins.md §1.4).
 
+use crate::command::CommandSpec;
 use crate::provider::plugin::PluginTool;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use toolhook::__private::{ToolKind, ToolRegistration};
-use toolhook::{DeclaredTool, ToolSpec};
+use toolhook::__private::{
+    CommandRegistration, ConfigDeclaration, PluginRegistration, ToolKind, ToolRegistration, inventory,
+};
+use toolhook::{DeclaredHookHandler, DeclaredTool, ToolSpec};
 
 /// A problem found while collecting plugins; the plugin it names fails to load, the rest load.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,7 +18,7 @@ pub struct PluginProblem {
     pub message: String,
 }
 
-/// One declared tool of a collected plugin, with its composed spec.
+/// One declared tool (or legacy action) of a collected plugin, with its composed spec.
 #[derive(Clone, Debug)]
 pub struct CollectedTool {
     registration: &'static ToolRegistration,
@@ -37,10 +40,6 @@ impl CollectedTool {
     pub fn spec(&self) -> &ToolSpec {
         &self.spec
     }
-
-    pub(crate) fn registration(&self) -> &'static ToolRegistration {
-        self.registration
-    }
 }
 
 /// One plugin as collected: identity, components and the problems that keep it from loading.
@@ -49,12 +48,37 @@ pub struct CollectedPlugin {
     id: String,
     name: String,
     version: String,
-    default_plugin: bool,
+    description: String,
+    registration: Option<&'static PluginRegistration>,
+    package: String,
     tools: Vec<CollectedTool>,
+    handlers: Vec<DeclaredHookHandler>,
+    commands: Vec<CommandSpec>,
     problems: Vec<String>,
 }
 
 impl CollectedPlugin {
+    fn new(id: &str, name: &str, version: &str, package: &str) -> Self {
+        CollectedPlugin {
+            id: id.to_owned(),
+            name: name.to_owned(),
+            version: version.to_owned(),
+            description: String::new(),
+            registration: None,
+            package: package.to_owned(),
+            tools: Vec::new(),
+            handlers: Vec::new(),
+            commands: Vec::new(),
+            problems: Vec::new(),
+        }
+    }
+
+    fn problem(&mut self, message: String) {
+        if !self.problems.contains(&message) {
+            self.problems.push(message);
+        }
+    }
+
     /// The plugin id.
     pub fn id(&self) -> &str {
         &self.id
@@ -70,9 +94,20 @@ impl CollectedPlugin {
         &self.version
     }
 
-    /// Whether this is a package's default plugin (its free `#[tool]` fns).
+    /// Its description.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// The package that declares it.
+    pub fn package(&self) -> &str {
+        &self.package
+    }
+
+    /// Whether this is a package's default plugin (its free `#[tool]`, `#[action]` and
+    /// `#[hook_handler]` fns): no instance, no config, no lifecycle.
     pub fn is_default_plugin(&self) -> bool {
-        self.default_plugin
+        self.registration.is_none()
     }
 
     /// Its tools and legacy actions, sorted by name.
@@ -80,9 +115,28 @@ impl CollectedPlugin {
         &self.tools
     }
 
+    /// Its hook handlers, sorted by name.
+    pub fn hook_handlers(&self) -> &[DeclaredHookHandler] {
+        &self.handlers
+    }
+
+    /// The commands its tools declare, sorted by name.
+    pub fn commands(&self) -> &[CommandSpec] {
+        &self.commands
+    }
+
     /// Why it cannot load; empty when it can.
     pub fn problems(&self) -> &[String] {
         &self.problems
+    }
+
+    /// The declared config type, if any.
+    pub(crate) fn config(&self) -> Option<&'static ConfigDeclaration> {
+        self.registration.and_then(|r| r.config)
+    }
+
+    pub(crate) fn registration(&self) -> Option<&'static PluginRegistration> {
+        self.registration
     }
 
     /// The provider's view of the tools: specs stamped with `plugin_id` and `visibility`.
@@ -101,11 +155,12 @@ impl CollectedPlugin {
     }
 }
 
-/// Every plugin linked into the program, read from `inventory` once and sorted by plugin id (link
-/// order never matters).
+/// Every plugin linked into the program, read from `inventory` once and sorted by plugin id; each
+/// plugin's components sorted by name (link order never matters).
 ///
 /// Problems do not stop collection: each makes the affected plugin fail with a reason, and the
-/// rest load.
+/// rest load. [`problems`](Self::problems) lists them;
+/// [`testing::assert_plugins_valid`](crate::testing::assert_plugins_valid) fails a test with them.
 #[derive(Clone, Debug, Default)]
 pub struct PluginSet {
     plugins: BTreeMap<String, CollectedPlugin>,
@@ -115,34 +170,114 @@ impl PluginSet {
     /// Collects every plugin and component.
     pub fn collect() -> Self {
         let mut plugins: BTreeMap<String, CollectedPlugin> = BTreeMap::new();
-        for declared in DeclaredTool::all() {
-            let registration = declared.registration();
-            let plugin = plugins.entry(registration.plugin_id.to_owned()).or_insert_with(|| CollectedPlugin {
-                id: registration.plugin_id.to_owned(),
-                name: registration.plugin_id.to_owned(),
-                version: registration.package_version.to_owned(),
-                default_plugin: !registration.is_method,
-                tools: Vec::new(),
-                problems: Vec::new(),
-            });
-            match declared.spec() {
-                Ok(spec) => {
-                    if plugin.tools.iter().any(|t| t.name() == spec.name()) {
-                        let problem = format!("duplicate tool {} in plugin {}", spec.name(), plugin.id);
-                        if !plugin.problems.contains(&problem) {
-                            plugin.problems.push(problem);
-                        }
-                    } else {
-                        plugin.tools.push(CollectedTool { registration, spec });
-                    }
+        let mut declared: Vec<&'static PluginRegistration> =
+            inventory::iter::<PluginRegistration>.into_iter().collect();
+        declared.sort_by_key(|r| (r.id, r.location));
+        for registration in declared {
+            match plugins.get_mut(registration.id) {
+                Some(existing) => existing.problem(format!("duplicate plugin id {}", registration.id)),
+                None => {
+                    let mut plugin = CollectedPlugin::new(
+                        registration.id,
+                        registration.name,
+                        registration.version,
+                        registration.package,
+                    );
+                    plugin.description = registration.description.to_owned();
+                    plugin.registration = Some(registration);
+                    plugins.insert(registration.id.to_owned(), plugin);
                 }
-                Err(error) => plugin.problems.push(format!("{error} (declared at {})", registration.location)),
+            }
+        }
+        fn entry<'a>(
+            plugins: &'a mut BTreeMap<String, CollectedPlugin>,
+            plugin_id: &str,
+            is_method: bool,
+            package: &str,
+            version: &str,
+        ) -> &'a mut CollectedPlugin {
+            let plugin = plugins
+                .entry(plugin_id.to_owned())
+                .or_insert_with(|| CollectedPlugin::new(plugin_id, plugin_id, version, package));
+            if !is_method && plugin.registration.is_some() {
+                // A #[plugin] whose id is a package's default plugin: every copy fails.
+                plugin.problem(format!("duplicate plugin id {plugin_id}"));
+            }
+            plugin
+        }
+        for tool in DeclaredTool::all() {
+            let registration = tool.registration();
+            let plugin = entry(
+                &mut plugins,
+                registration.plugin_id,
+                registration.is_method,
+                registration.package,
+                registration.package_version,
+            );
+            match tool.spec() {
+                Ok(spec) if plugin.tools.iter().any(|t| t.name() == spec.name()) => {
+                    let what = if registration.kind == ToolKind::LegacyAction { "action" } else { "tool" };
+                    let id = plugin.id.clone();
+                    plugin.problem(format!("duplicate {what} {} in plugin {id}", spec.name()));
+                }
+                Ok(spec) => plugin.tools.push(CollectedTool { registration, spec }),
+                Err(error) => plugin.problem(format!("{error} (declared at {})", registration.location)),
+            }
+        }
+        for handler in DeclaredHookHandler::all() {
+            let registration = handler.registration();
+            let plugin = entry(
+                &mut plugins,
+                handler.plugin_id(),
+                handler.is_method(),
+                registration.package,
+                registration.package_version,
+            );
+            if plugin.handlers.iter().any(|h| h.name() == handler.name()) {
+                plugin.problem(format!("duplicate HookHandler {}", handler.full_name()));
+            } else {
+                plugin.handlers.push(handler);
+            }
+        }
+        let mut commands: Vec<&'static CommandRegistration> =
+            inventory::iter::<CommandRegistration>.into_iter().collect();
+        commands.sort_by_key(|c| (c.plugin_id, c.tool));
+        for command in commands {
+            let Some(plugin) = plugins.get_mut(command.plugin_id) else { continue };
+            let Some(tool) = plugin.tools.iter().find(|t| t.name() == command.tool) else { continue };
+            match CommandSpec::from_registration(tool.spec(), command) {
+                Ok(spec) => plugin.commands.push(spec),
+                Err(error) => plugin.problem(error.to_string()),
             }
         }
         for plugin in plugins.values_mut() {
             plugin.tools.sort_by(|a, b| a.name().cmp(b.name()));
+            plugin.handlers.sort_by(|a, b| a.name().cmp(b.name()));
+            plugin.commands.sort_by(|a, b| a.name().cmp(b.name()));
+            if let Some(config) = plugin.config() {
+                let schema = (config.schema)();
+                let declares_plugin =
+                    schema.get("properties").and_then(Value::as_object).is_some_and(|p| p.contains_key("plugin"));
+                if declares_plugin {
+                    let id = plugin.id.clone();
+                    plugin
+                        .problem(format!("config type of plugin {id} must not declare a top-level field named plugin"));
+                }
+            }
         }
         PluginSet { plugins }
+    }
+
+    /// Keeps only the plugins the predicate accepts (a host serving a subset).
+    pub fn retain(mut self, keep: impl Fn(&CollectedPlugin) -> bool) -> Self {
+        self.plugins.retain(|_, p| keep(p));
+        self
+    }
+
+    /// Keeps only the plugins with these ids.
+    pub fn only<S: AsRef<str>>(self, ids: impl IntoIterator<Item = S>) -> Self {
+        let ids: Vec<String> = ids.into_iter().map(|s| s.as_ref().to_owned()).collect();
+        self.retain(|p| ids.iter().any(|id| id == p.id()))
     }
 
     /// The plugins, sorted by id.
@@ -161,5 +296,12 @@ impl PluginSet {
             .values()
             .flat_map(|p| p.problems.iter().map(|m| PluginProblem { plugin_id: p.id.clone(), message: m.clone() }))
             .collect()
+    }
+
+    /// Every declared command, sorted by name.
+    pub fn commands(&self) -> Vec<CommandSpec> {
+        let mut all: Vec<CommandSpec> = self.plugins.values().flat_map(|p| p.commands.iter().cloned()).collect();
+        all.sort_by(|a, b| a.name().cmp(b.name()));
+        all
     }
 }

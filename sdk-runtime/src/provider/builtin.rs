@@ -55,8 +55,9 @@ impl ChatScopeFilter {
 }
 
 type SpecFn = dyn Fn(Option<&ToolAvailabilityContext>) -> Result<ToolSpec, ToolSpecError> + Send + Sync;
-type HandlerFn =
-    dyn Fn(ToolInvocation, Option<ToolExecutionContext>) -> BoxFuture<'static, Result<ToolExecutionResult, ToolError>> + Send + Sync;
+type HandlerFn = dyn Fn(ToolInvocation, Option<ToolExecutionContext>) -> BoxFuture<'static, Result<ToolExecutionResult, ToolError>>
+    + Send
+    + Sync;
 
 /// One built-in tool: a spec (possibly depending on the context), an async handler, and the
 /// host's filters.
@@ -245,7 +246,10 @@ impl ToolProvider for BuiltinToolProvider {
         let _ = self.link.set(link);
     }
 
-    fn list_tools<'a>(&'a self, ctx: Option<&'a ToolAvailabilityContext>) -> BoxFuture<'a, Result<Vec<ToolSpec>, ToolError>> {
+    fn list_tools<'a>(
+        &'a self,
+        ctx: Option<&'a ToolAvailabilityContext>,
+    ) -> BoxFuture<'a, Result<Vec<ToolSpec>, ToolError>> {
         let mut specs = Vec::with_capacity(self.tools.len());
         for tool in self.tools.iter().filter(|t| t.listed(ctx)) {
             match (tool.spec)(ctx) {

@@ -4,9 +4,11 @@ pub(crate) mod builtin;
 pub(crate) mod plugin;
 
 use crate::registry::{RegistryInner, ToolRegistry};
-use std::sync::{Arc, Weak};
 use std::sync::atomic::{AtomicU64, Ordering};
-use toolhook::{BoxFuture, ToolAvailabilityContext, ToolError, ToolExecutionContext, ToolExecutionResult, ToolInvocation, ToolSpec};
+use std::sync::{Arc, Weak};
+use toolhook::{
+    BoxFuture, ToolAvailabilityContext, ToolError, ToolExecutionContext, ToolExecutionResult, ToolInvocation, ToolSpec,
+};
 
 /// One source of tools: turns it into [`ToolSpec`]s and executes the calls routed to it.
 ///

@@ -92,10 +92,6 @@ impl PluginToolProvider {
         PluginToolProvider { table }
     }
 
-    pub(crate) fn table(&self) -> &Arc<PluginTable> {
-        &self.table
-    }
-
     /// A provider over every `#[tool]` and `#[action]` linked into the program whose plugin needs
     /// no lifecycle: the free functions of each package's default plugin, all loaded at once.
     /// Plugins with instances, config and lifecycle are served through a

@@ -1,0 +1,452 @@
+//! The plugin host (plugins.md §3): loads plugins in order, runs their lifecycle, hands them their
+//! config, and keeps the registry and the hook dispatcher in step with their states.
+
+use super::classification::HostClassification;
+use super::config::{ConfigError, ConfigSource, normalise};
+use super::set::{CollectedPlugin, PluginSet};
+use super::state::PluginState;
+use crate::hooks::{HookDispatcher, HookHandlerEntry};
+use crate::provider::plugin::{PluginTable, PluginToolProvider, PluginTools};
+use crate::registry::{ToolRegistry, panic_message};
+use crate::source::Source;
+use futures_util::FutureExt;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
+use std::sync::{Arc, Mutex};
+use toolhook::__private::Instance;
+use toolhook::{ConfigScope, Locale, PluginContext, Services};
+
+/// One plugin's outcome of [`PluginHost::load_all`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadOutcome {
+    /// The plugin.
+    pub plugin_id: String,
+    /// Its state after loading.
+    pub state: PluginState,
+    /// Why it failed or is disabled.
+    pub reason: Option<String>,
+}
+
+/// Why a config update was refused or failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigUpdateError {
+    /// No plugin with that id is loaded.
+    #[error("plugin {0} is not loaded")]
+    NotLoaded(String),
+    /// The document is not a valid config.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// `on_config_update` failed or panicked.
+    #[error("on_config_update of plugin {plugin_id} failed: {message}")]
+    Hook {
+        /// The plugin.
+        plugin_id: String,
+        /// Its error text.
+        message: String,
+    },
+}
+
+struct Runtime {
+    state: PluginState,
+    reason: Option<String>,
+    instance: Option<Instance>,
+    context: Option<PluginContext>,
+}
+
+struct HostInner {
+    set: PluginSet,
+    registry: ToolRegistry,
+    dispatcher: Option<HookDispatcher>,
+    source: Option<Box<dyn ConfigSource>>,
+    classification: HostClassification,
+    services: Services,
+    locale: Locale,
+    table: Arc<PluginTable>,
+    runtime: Mutex<HashMap<String, Runtime>>,
+    load_order: Mutex<Vec<String>>,
+    /// Lifecycle calls of one plugin never overlap.
+    lifecycle: tokio::sync::Mutex<()>,
+}
+
+/// Loads compiled-in plugins into a [`ToolRegistry`] and a [`HookDispatcher`] and runs their
+/// lifecycle.
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// use toolhook_runtime::{PluginHost, PluginSet, PluginState, ToolRegistry};
+/// use toolhook_runtime::hooks::HookDispatcher;
+///
+/// let registry = ToolRegistry::default();
+/// let dispatcher = HookDispatcher::builder().validate_hooks(false).build();
+/// let host = PluginHost::builder().plugins(PluginSet::collect()).registry(&registry).dispatcher(&dispatcher).build();
+/// for outcome in host.load_all().await {
+///     assert_ne!(outcome.state, PluginState::Failed, "{outcome:?}");
+/// }
+/// host.shutdown().await;
+/// # });
+/// ```
+#[derive(Clone)]
+pub struct PluginHost {
+    inner: Arc<HostInner>,
+}
+
+impl std::fmt::Debug for PluginHost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PluginHost")
+            .field("plugins", &self.inner.set.plugins().map(|p| p.id()).collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+/// Builds a [`PluginHost`].
+#[derive(Default)]
+#[must_use]
+pub struct PluginHostBuilder {
+    set: Option<PluginSet>,
+    registry: Option<ToolRegistry>,
+    dispatcher: Option<HookDispatcher>,
+    source: Option<Box<dyn ConfigSource>>,
+    classification: HostClassification,
+    services: Services,
+}
+
+impl std::fmt::Debug for PluginHostBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PluginHostBuilder").finish_non_exhaustive()
+    }
+}
+
+impl PluginHostBuilder {
+    /// The plugins (default: [`PluginSet::collect`]).
+    pub fn plugins(mut self, set: PluginSet) -> Self {
+        self.set = Some(set);
+        self
+    }
+
+    /// The registry that serves their tools (default: a new one).
+    pub fn registry(mut self, registry: &ToolRegistry) -> Self {
+        self.registry = Some(registry.clone());
+        self
+    }
+
+    /// The dispatcher their hook handlers join (default: none; handlers are not registered).
+    pub fn dispatcher(mut self, dispatcher: &HookDispatcher) -> Self {
+        self.dispatcher = Some(dispatcher.clone());
+        self
+    }
+
+    /// Where config documents are kept (default: nowhere; every plugin starts from its defaults).
+    pub fn config_source(mut self, source: impl ConfigSource) -> Self {
+        self.source = Some(Box::new(source));
+        self
+    }
+
+    /// Which plugins are built-in.
+    pub fn classification(mut self, classification: HostClassification) -> Self {
+        self.classification = classification;
+        self
+    }
+
+    /// Shorthand: these plugin ids are built-in.
+    pub fn builtin<S: Into<String>>(mut self, ids: impl IntoIterator<Item = S>) -> Self {
+        self.classification = self.classification.builtin(ids);
+        self
+    }
+
+    /// Services plugins reach through [`PluginContext::service`].
+    pub fn services(mut self, services: Services) -> Self {
+        self.services = services;
+        self
+    }
+
+    /// Builds the host and registers its tool provider with the registry.
+    pub fn build(self) -> PluginHost {
+        let registry = self.registry.unwrap_or_default();
+        let table = Arc::new(PluginTable::default());
+        registry.register_provider(PluginToolProvider::with_table(table.clone()));
+        let set = self.set.unwrap_or_else(PluginSet::collect);
+        let mut runtime = HashMap::new();
+        for plugin in set.plugins() {
+            let (state, reason) = if plugin.problems().is_empty() {
+                (PluginState::Registered, None)
+            } else {
+                (PluginState::Failed, Some(plugin.problems().join("; ")))
+            };
+            runtime.insert(plugin.id().to_owned(), Runtime { state, reason, instance: None, context: None });
+        }
+        PluginHost {
+            inner: Arc::new(HostInner {
+                set,
+                locale: registry.locale(),
+                registry,
+                dispatcher: self.dispatcher,
+                source: self.source,
+                classification: self.classification,
+                services: self.services,
+                table,
+                runtime: Mutex::new(runtime),
+                load_order: Mutex::new(Vec::new()),
+                lifecycle: tokio::sync::Mutex::new(()),
+            }),
+        }
+    }
+}
+
+impl PluginHost {
+    /// Starts building a host.
+    pub fn builder() -> PluginHostBuilder {
+        PluginHostBuilder::default()
+    }
+
+    /// The registry serving the plugins' tools.
+    pub fn registry(&self) -> &ToolRegistry {
+        &self.inner.registry
+    }
+
+    /// The collected plugins.
+    pub fn plugins(&self) -> &PluginSet {
+        &self.inner.set
+    }
+
+    /// A plugin's state.
+    pub fn state(&self, plugin_id: &str) -> Option<PluginState> {
+        self.runtime().get(plugin_id).map(|r| r.state)
+    }
+
+    /// Why a plugin failed or is disabled.
+    pub fn reason(&self, plugin_id: &str) -> Option<String> {
+        self.runtime().get(plugin_id).and_then(|r| r.reason.clone())
+    }
+
+    /// A loaded plugin's context.
+    pub fn context(&self, plugin_id: &str) -> Option<PluginContext> {
+        self.runtime().get(plugin_id).and_then(|r| r.context.clone())
+    }
+
+    fn runtime(&self) -> std::sync::MutexGuard<'_, HashMap<String, Runtime>> {
+        self.inner.runtime.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn set_state(&self, plugin_id: &str, state: PluginState, reason: Option<String>) {
+        if let Some(runtime) = self.runtime().get_mut(plugin_id) {
+            runtime.state = state;
+            runtime.reason = reason;
+        }
+        self.inner.table.update(|plugins| {
+            if let Some(entry) = plugins.iter_mut().find(|p| p.id == plugin_id) {
+                entry.state = state;
+            }
+        });
+    }
+
+    /// Loads every plugin, one at a time, built-in first, then by id (plugins.md §3.2). A failing
+    /// plugin never stops the others.
+    pub async fn load_all(&self) -> Vec<LoadOutcome> {
+        let mut order: Vec<&CollectedPlugin> = self.inner.set.plugins().collect();
+        order.sort_by_key(|p| (self.inner.classification.classify(p.id()), p.id().to_owned()));
+        let mut outcomes = Vec::new();
+        for plugin in order {
+            let _guard = self.inner.lifecycle.lock().await;
+            let skip = self.state(plugin.id()).is_none_or(|s| s != PluginState::Registered);
+            if !skip {
+                self.load(plugin).await;
+            }
+            outcomes.push(LoadOutcome {
+                plugin_id: plugin.id().to_owned(),
+                state: self.state(plugin.id()).unwrap_or(PluginState::Failed),
+                reason: self.reason(plugin.id()),
+            });
+        }
+        outcomes
+    }
+
+    async fn load(&self, plugin: &CollectedPlugin) {
+        let id = plugin.id().to_owned();
+        let source = self.inner.classification.classify(&id);
+        // 2. Config.
+        let stored = match &self.inner.source {
+            Some(source) => match source.load(&id) {
+                Ok(document) => document,
+                Err(error) => return self.fail(&id, error.to_string()),
+            },
+            None => None,
+        };
+        let config = match normalise(plugin.config(), stored.as_ref()) {
+            Ok(config) => config,
+            Err(error) => return self.fail(&id, error.message(self.inner.locale)),
+        };
+        if config.changed
+            && let Some(source) = &self.inner.source
+            && let Err(error) = source.store(&id, &config.document)
+        {
+            tracing::error!(plugin = %id, %error, "storing the normalised config failed");
+        }
+        if !config.enabled {
+            self.set_state(&id, PluginState::Disabled, Some("plugin.enabled = false".into()));
+            return;
+        }
+        // 3. Hook handlers, one atomic batch, against the instance they will run on.
+        let instance = plugin.registration().map(|r| (r.create)());
+        if let Some(dispatcher) = &self.inner.dispatcher {
+            dispatcher.set_plugin_loaded(&id, plugin.is_default_plugin());
+            let entries: Vec<HookHandlerEntry> =
+                plugin.hook_handlers().iter().map(|h| HookHandlerEntry::from_declared(*h, instance.clone())).collect();
+            if !entries.is_empty()
+                && let Err(error) = dispatcher.register_plugin(&id, source, entries)
+            {
+                return self.fail(&id, error.message(self.inner.locale));
+            }
+        }
+        // 4. Loading: tools are listed, calls get PluginNotLoaded.
+        let context = PluginContext::with_services(&id, plugin.name(), plugin.version(), self.inner.services.clone());
+        context.set_config(config.document.clone(), config.typed.clone());
+        let mut tools = PluginTools::new(id.clone(), source, PluginState::Loading, plugin.tool_entries());
+        tools.instance = instance.clone();
+        self.inner.table.update(|plugins| {
+            plugins.retain(|p| p.id != id);
+            plugins.push(tools);
+        });
+        if let Some(runtime) = self.runtime().get_mut(&id) {
+            runtime.state = PluginState::Loading;
+            runtime.instance = instance.clone();
+            runtime.context = Some(context.clone());
+        }
+        // 5. on_load.
+        let on_load = plugin.registration().and_then(|r| r.on_load);
+        let loaded = match (on_load, instance) {
+            (Some(on_load), Some(instance)) => guarded(move || on_load(instance, context)).await,
+            _ => Ok(()),
+        };
+        match loaded {
+            Ok(()) => {
+                self.set_state(&id, PluginState::Loaded, None);
+                if let Some(dispatcher) = &self.inner.dispatcher {
+                    dispatcher.set_plugin_loaded(&id, true);
+                }
+                self.inner.load_order.lock().unwrap_or_else(|p| p.into_inner()).push(id);
+            }
+            Err(reason) => self.fail(&id, reason),
+        }
+    }
+
+    /// Marks a plugin failed and takes back everything it registered.
+    fn fail(&self, id: &str, reason: String) {
+        tracing::error!(plugin = %id, %reason, "plugin failed to load");
+        if let Some(dispatcher) = &self.inner.dispatcher {
+            dispatcher.unregister_plugin(id);
+        }
+        self.inner.table.update(|plugins| plugins.retain(|p| p.id != id));
+        if let Some(runtime) = self.runtime().get_mut(id) {
+            runtime.state = PluginState::Failed;
+            runtime.reason = Some(reason);
+            runtime.instance = None;
+            runtime.context = None;
+        }
+    }
+
+    /// Unloads a plugin: its tools stop being listed and its handlers are unregistered first
+    /// (calls in flight finish), then `on_unload` runs (an error or panic is logged).
+    pub async fn unload(&self, plugin_id: &str) {
+        let _guard = self.inner.lifecycle.lock().await;
+        self.unload_locked(plugin_id).await;
+    }
+
+    async fn unload_locked(&self, plugin_id: &str) {
+        if self.state(plugin_id) != Some(PluginState::Loaded) {
+            return;
+        }
+        self.set_state(plugin_id, PluginState::Unloading, None);
+        if let Some(dispatcher) = &self.inner.dispatcher {
+            dispatcher.unregister_plugin(plugin_id);
+        }
+        let instance = self.runtime().get(plugin_id).and_then(|r| r.instance.clone());
+        let on_unload = self.inner.set.get(plugin_id).and_then(|p| p.registration()).and_then(|r| r.on_unload);
+        if let (Some(on_unload), Some(instance)) = (on_unload, instance)
+            && let Err(error) = guarded(move || on_unload(instance)).await
+        {
+            tracing::error!(plugin = %plugin_id, %error, "on_unload failed");
+        }
+        self.inner.table.update(|plugins| plugins.retain(|p| p.id != plugin_id));
+        if let Some(runtime) = self.runtime().get_mut(plugin_id) {
+            runtime.state = PluginState::Unloaded;
+            runtime.instance = None;
+        }
+        self.inner.load_order.lock().unwrap_or_else(|p| p.into_inner()).retain(|id| id != plugin_id);
+    }
+
+    /// Unloads every loaded plugin in reverse load order, running each one's `on_unload`. This is
+    /// where hosts stop plugins; [`ToolRegistry::close`] does not.
+    pub async fn shutdown(&self) {
+        let _guard = self.inner.lifecycle.lock().await;
+        let order: Vec<String> = self.inner.load_order.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        for id in order.iter().rev() {
+            self.unload_locked(id).await;
+        }
+    }
+
+    /// Hands a plugin a new config document (plugins.md §3.4). `Own` documents are normalised
+    /// (an error is returned and the old config kept), stored, and then passed to
+    /// `on_config_update`; `Bot` and `Model` documents go as given, only to subscribed plugins.
+    pub async fn update_config(
+        &self,
+        plugin_id: &str,
+        scope: ConfigScope,
+        document: Value,
+        version: &str,
+    ) -> Result<(), ConfigUpdateError> {
+        let _guard = self.inner.lifecycle.lock().await;
+        if self.state(plugin_id) != Some(PluginState::Loaded) {
+            return Err(ConfigUpdateError::NotLoaded(plugin_id.to_owned()));
+        }
+        let plugin = self.inner.set.get(plugin_id).ok_or_else(|| ConfigUpdateError::NotLoaded(plugin_id.to_owned()))?;
+        let registration = plugin.registration();
+        let document = match scope {
+            ConfigScope::Own => {
+                let config = normalise(plugin.config(), Some(&document))?;
+                if let Some(context) = self.context(plugin_id) {
+                    context.set_config(config.document.clone(), config.typed.clone());
+                }
+                if let Some(source) = &self.inner.source
+                    && let Err(error) = source.store(plugin_id, &config.document)
+                {
+                    tracing::error!(plugin = %plugin_id, %error, "storing the updated config failed");
+                }
+                config.document
+            }
+            ConfigScope::Bot | ConfigScope::Model => {
+                let subscribed = plugin.config().is_some_and(|c| c.subscriptions.contains(&scope));
+                if !subscribed {
+                    return Ok(());
+                }
+                document
+            }
+        };
+        let instance = self.runtime().get(plugin_id).and_then(|r| r.instance.clone());
+        let hook = registration.and_then(|r| r.on_config_update);
+        if let (Some(hook), Some(instance)) = (hook, instance) {
+            let version = version.to_owned();
+            if let Err(message) = guarded(move || hook(instance, scope, document, version)).await {
+                tracing::error!(plugin = %plugin_id, %message, "on_config_update failed");
+                return Err(ConfigUpdateError::Hook { plugin_id: plugin_id.to_owned(), message });
+            }
+        }
+        Ok(())
+    }
+
+    /// The source rank of a plugin.
+    pub fn source_of(&self, plugin_id: &str) -> Source {
+        self.inner.classification.classify(plugin_id)
+    }
+}
+
+/// Runs a lifecycle call, catching panics (also while creating the future).
+async fn guarded(call: impl FnOnce() -> toolhook::BoxFuture<'static, Result<(), String>>) -> Result<(), String> {
+    let future = std::panic::catch_unwind(AssertUnwindSafe(call))
+        .map_err(|p| format!("panic: {}", panic_message(&*p).unwrap_or_default()))?;
+    AssertUnwindSafe(future)
+        .catch_unwind()
+        .await
+        .unwrap_or_else(|p| Err(format!("panic: {}", panic_message(&*p).unwrap_or_default())))
+}
