@@ -298,7 +298,11 @@ impl CommandSpec {
                 "rest" => return Err(error(name, word, "`rest` is for a string parameter, last".into())),
                 other if other == natural.as_str() => natural,
                 other => {
-                    return Err(error(name, word, format!("the parameter takes `{}`, not `{other}`", natural.as_str())));
+                    return Err(error(
+                        name,
+                        word,
+                        format!("the parameter takes `{}`, not `{other}`", natural.as_str()),
+                    ));
                 }
             };
             if required.iter().any(|r| r == name) && is_optional {
@@ -388,27 +392,18 @@ impl CommandSpec {
         if first.text != self.name && !self.aliases.iter().any(|a| *a == first.text) {
             return Ok(None);
         }
-        let mut arguments = Map::new();
+        // Assign tokens to slots left to right; then check what is missing or left over; then
+        // convert (plugins.md §5.2 step 4, in that order).
+        let mut assigned: Vec<(&Slot, String)> = Vec::new();
         let mut next = 0;
         for slot in &self.slots {
-            if slot.kind == TokenKind::Rest {
-                if let Some(token) = rest.get(next) {
-                    let raw = text[token.start..].trim();
-                    arguments.insert(slot.name.clone(), Value::from(raw));
-                    next = rest.len();
-                } else if slot.required {
-                    return Err(CommandError::Missing { slot: slot.shown(), pattern: self.pattern.clone() });
-                }
-                continue;
-            }
             match rest.get(next) {
+                Some(token) if slot.kind == TokenKind::Rest => {
+                    assigned.push((slot, text[token.start..].trim().to_owned()));
+                    next = rest.len();
+                }
                 Some(token) => {
-                    let value = slot.kind.convert(&token.text).ok_or_else(|| CommandError::BadValue {
-                        slot: slot.shown(),
-                        token: token.text.clone(),
-                        pattern: self.pattern.clone(),
-                    })?;
-                    arguments.insert(slot.name.clone(), value);
+                    assigned.push((slot, token.text.clone()));
                     next += 1;
                 }
                 None if slot.required => {
@@ -419,6 +414,15 @@ impl CommandSpec {
         }
         if next < rest.len() {
             return Err(CommandError::TooMany { pattern: self.pattern.clone() });
+        }
+        let mut arguments = Map::new();
+        for (slot, token) in assigned {
+            let value = slot.kind.convert(&token).ok_or_else(|| CommandError::BadValue {
+                slot: slot.shown(),
+                token: token.clone(),
+                pattern: self.pattern.clone(),
+            })?;
+            arguments.insert(slot.name.clone(), value);
         }
         Ok(Some(arguments))
     }
