@@ -319,3 +319,21 @@ pub(crate) fn shown(tokens: &impl ToTokens) -> String {
     }
     out
 }
+
+/// The argument of a component attribute another macro already handled: `#[tool]` inside
+/// `#[plugin]`, `#[command]` below `#[tool]`. The attribute is left on the item with this argument
+/// so that rustc still resolves its path (the user's import is used) and the macro passes the item
+/// through.
+pub(crate) const CONSUMED: &str = "__toolhook_consumed";
+
+/// `#[path(__toolhook_consumed)]` for a handled attribute.
+pub(crate) fn consumed(attr: &syn::Attribute) -> syn::Attribute {
+    let path = attr.path();
+    let marker = proc_macro2::Ident::new(CONSUMED, proc_macro2::Span::call_site());
+    syn::parse_quote!(#[#path(#marker)])
+}
+
+/// Whether an attribute's arguments are the consumed marker.
+pub(crate) fn is_consumed(tokens: &TokenStream) -> bool {
+    tokens.to_string() == CONSUMED
+}

@@ -25,6 +25,8 @@ fn is_command(attr: &Attribute) -> bool {
 pub(crate) fn take(attrs: &mut Vec<Attribute>, errors: &mut Errors) -> Option<CommandAttr> {
     let (commands, rest): (Vec<Attribute>, Vec<Attribute>) = std::mem::take(attrs).into_iter().partition(is_command);
     *attrs = rest;
+    // Left on the fn as handled, so rustc still resolves the user's `command` import.
+    attrs.extend(commands.iter().map(crate::attr::consumed));
     let mut found = None;
     for attr in commands {
         if found.is_some() {

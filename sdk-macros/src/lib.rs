@@ -28,12 +28,18 @@ pub(crate) enum Kind {
 /// Makes an LLM tool of a fn. See the `toolhook` crate docs.
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
+    if attr::is_consumed(&attr.clone().into()) {
+        return item;
+    }
     tool::expand(attr.into(), item.into()).into()
 }
 
 /// Subscribes an async fn to a named hook point. See `toolhook::hooks`.
 #[proc_macro_attribute]
 pub fn hook_handler(attr: TokenStream, item: TokenStream) -> TokenStream {
+    if attr::is_consumed(&attr.clone().into()) {
+        return item;
+    }
     hook_handler::expand(attr.into(), item.into()).into()
 }
 
@@ -47,12 +53,18 @@ pub fn workflow_step(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// `ToolSpec::from_action` builds it, and warns. Declare new tools with `#[tool]`.
 #[proc_macro_attribute]
 pub fn action(attr: TokenStream, item: TokenStream) -> TokenStream {
+    if attr::is_consumed(&attr.clone().into()) {
+        return item;
+    }
     action::expand(attr.into(), item.into()).into()
 }
 
 /// Exposes a `#[tool]` as a chat command; consumed by `#[tool]`, so it must be placed below it.
 #[proc_macro_attribute]
-pub fn command(_attr: TokenStream, item: TokenStream) -> TokenStream {
+pub fn command(attr: TokenStream, item: TokenStream) -> TokenStream {
+    if attr::is_consumed(&attr.into()) {
+        return item;
+    }
     command::misplaced(item.into()).into()
 }
 

@@ -14,6 +14,8 @@ const KEYS: &[&str] = &["id", "name", "version", "description", "config", "confi
 const COMPONENTS: &[&str] = &["tool", "hook_handler", "action"];
 
 struct PluginAttrs {
+    /// Whether an `id` key was written (a bad value is reported on its own).
+    id_given: bool,
     id: Option<LitStr>,
     name: Option<String>,
     version: Option<String>,
@@ -30,6 +32,7 @@ fn valid_id(id: &str) -> bool {
 
 fn parse_attrs(tokens: TokenStream, errors: &mut Errors) -> PluginAttrs {
     let mut attrs = PluginAttrs {
+        id_given: false,
         id: None,
         name: None,
         version: None,
@@ -49,6 +52,7 @@ fn parse_attrs(tokens: TokenStream, errors: &mut Errors) -> PluginAttrs {
     for entry in check_keys(entries, KEYS, errors) {
         match entry.key.as_str() {
             "id" => {
+                attrs.id_given = true;
                 if let Some(lit) = expect_str(&entry, errors) {
                     if valid_id(&lit.value()) {
                         attrs.id = Some(lit);
@@ -145,7 +149,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let id = match &attrs.id {
         Some(lit) => lit.value(),
         None => {
-            if errors.is_empty() || !errors_mention_id(&attrs) {
+            if !attrs.id_given {
                 errors.error_at(Span::call_site(), "missing `id`: write `#[plugin(id = \"author.plugin\")]`");
             }
             String::new()
@@ -153,6 +157,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     };
     let self_ty = (*block.self_ty).clone();
     let mut generated = Vec::new();
+    let mut consumed: Vec<Attribute> = Vec::new();
     let mut lifecycle = Lifecycle::default();
     for item in block.items.iter_mut() {
         let ImplItem::Fn(method) = item else { continue };
@@ -170,16 +175,23 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 &method.attrs[components[1].0],
                 "a method can be one component: #[tool], #[hook_handler] or #[action]",
             );
+            for (index, _) in components.iter().rev() {
+                let attr = method.attrs.remove(*index);
+                consumed.push(crate::attr::consumed(&attr));
+            }
+            method.attrs.append(&mut consumed);
             continue;
         }
         if let Some((index, kind)) = components.first().cloned() {
             let attr = method.attrs.remove(index);
+            consumed.push(crate::attr::consumed(&attr));
             let tokens = attr_tokens(&attr, &mut errors);
             let expanded = match kind.as_str() {
                 "tool" => crate::tool::expand_method(tokens, method, &self_ty, &id),
                 "action" => crate::action::expand_method(tokens, method, &self_ty, &id),
                 _ => crate::hook_handler::expand_method(tokens, method, &self_ty, &id),
             };
+            method.attrs.append(&mut consumed);
             match expanded {
                 Ok(tokens) => generated.push(tokens),
                 Err(e) => errors.extend(e),
@@ -198,10 +210,6 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         #(#generated)*
         #registration
     }
-}
-
-fn errors_mention_id(attrs: &PluginAttrs) -> bool {
-    attrs.id.is_some()
 }
 
 /// The tokens inside `#[x(...)]` (empty for `#[x]`).

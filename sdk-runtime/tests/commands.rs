@@ -2,7 +2,7 @@
 //! registry with the same access rules as model calls (plugins.md §5).
 
 use serde_json::{Value, json};
-use toolhook::{Locale, PermissionLevel, ToolExecutionContext, tool};
+use toolhook::{Locale, PermissionLevel, ToolExecutionContext, command, tool};
 use toolhook_runtime::{
     CommandError, CommandReply, CommandSet, CommandSpec, PluginSet, PluginToolProvider, ToolRegistry,
 };

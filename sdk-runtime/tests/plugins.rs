@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::Notify;
 use toolhook::hooks::{HookArgs, HookOutcome};
-use toolhook::{ConfigScope, Locale, PluginContext, ToolInvocation, plugin, schemars, serde, tool};
+use toolhook::{ConfigScope, Locale, PluginContext, ToolInvocation, hook_handler, plugin, schemars, serde, tool};
 use toolhook_runtime::hooks::HookDispatcher;
 use toolhook_runtime::{
     ConfigError, HostClassification, MemoryConfigSource, PluginHost, PluginSet, PluginState, RegistryConfig,

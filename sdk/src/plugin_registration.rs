@@ -130,6 +130,7 @@ pub trait PluginConfigType:
 {
 }
 
+#[diagnostic::do_not_recommend]
 impl<T: serde::Serialize + serde::de::DeserializeOwned + schemars::JsonSchema + Default + Send + Sync + 'static>
     PluginConfigType for T
 {

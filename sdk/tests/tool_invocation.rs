@@ -126,6 +126,7 @@ async fn denied_unknown_arguments_are_errors() {
 #[derive(serde::Deserialize, schemars::JsonSchema, Debug)]
 #[serde(crate = "toolhook::serde")]
 #[schemars(crate = "toolhook::schemars")]
+#[allow(dead_code)]
 struct Item {
     id: u32,
 }

@@ -7,3 +7,12 @@ fn tool() {
     t.pass("tool/pass/*.rs");
     t.compile_fail("tool/fail/*.rs");
 }
+
+#[test]
+fn plugin_action_and_command() {
+    let t = trybuild::TestCases::new();
+    t.pass("plugin/pass/*.rs");
+    t.compile_fail("plugin/fail/*.rs");
+    t.compile_fail("action/fail/*.rs");
+    t.compile_fail("command/fail/*.rs");
+}

@@ -1,0 +1,25 @@
+use toolhook::hooks::HookArgs;
+use toolhook::plugin;
+
+#[derive(Default)]
+struct Filter;
+
+#[plugin(id = "acme.filter")]
+impl Filter {
+    #[toolhook::hook_handler("a.b")]
+    async fn mutable(&mut self, _args: HookArgs) {}
+
+    #[toolhook::hook_handler("a.b")]
+    async fn owned(self, _args: HookArgs) {}
+
+    #[toolhook::hook_handler("a.b")]
+    async fn associated(_args: HookArgs) {}
+
+    #[toolhook::hook_handler]
+    async fn no_hook(&self, _args: HookArgs) {}
+
+    #[toolhook::hook_handler("a.b", mode = "observe", timeout_ms = "1")]
+    async fn bad_attribute(&self, _args: HookArgs) {}
+}
+
+fn main() {}

@@ -1,0 +1,14 @@
+use std::rc::Rc;
+use toolhook::hook_handler;
+use toolhook::hooks::HookArgs;
+
+async fn pause() {}
+
+#[hook_handler("a.b")]
+async fn holds_an_rc(args: HookArgs) {
+    let shared = Rc::new(args);
+    pause().await;
+    drop(shared);
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use toolhook::hook_handler;
+use toolhook::hooks::HookArgs;
+
+struct Filter;
+
+impl Filter {
+    #[hook_handler("a.b")]
+    async fn filter(&self, _args: HookArgs) {}
+}
+
+fn main() {}
