@@ -389,7 +389,7 @@ impl CommandSpec {
             }
         };
         let Some((first, rest)) = tokens.split_first() else { return Ok(None) };
-        if first.text != self.name && !self.aliases.iter().any(|a| *a == first.text) {
+        if first.text != self.name && !self.aliases.contains(&first.text) {
             return Ok(None);
         }
         // Assign tokens to slots left to right; then check what is missing or left over; then

@@ -348,7 +348,8 @@ impl ToolRegistry {
     pub async fn invoke(&self, call: ToolInvocation, ctx: Option<&ToolExecutionContext>) -> ToolExecutionResult {
         let routes = match self.cached_routes(Lookup::Execution(ctx)) {
             Ok(routes) => routes,
-            Err((set, key)) => {
+            Err(miss) => {
+                let (set, key) = *miss;
                 let availability = ctx.map(ToolAvailabilityContext::from);
                 Box::pin(self.fill_routes(set, key, availability.as_ref())).await
             }
@@ -423,12 +424,15 @@ impl ToolRegistry {
         match self.cached_routes(Lookup::Availability(ctx)) {
             Ok(routes) => routes,
             // The slow path is boxed so that every caller's future stays small.
-            Err((set, key)) => Box::pin(self.fill_routes(set, key, ctx)).await,
+            Err(miss) => {
+                let (set, key) = *miss;
+                Box::pin(self.fill_routes(set, key, ctx)).await
+            }
         }
     }
 
     /// The cached routes, or what is needed to compute them.
-    fn cached_routes(&self, lookup: Lookup<'_>) -> Result<Arc<Routes>, (Arc<ProviderSet>, CacheKey)> {
+    fn cached_routes(&self, lookup: Lookup<'_>) -> Result<Arc<Routes>, Box<(Arc<ProviderSet>, CacheKey)>> {
         let set = self.snapshot();
         let locale = self.locale();
         let epochs = set.entries.iter().map(|e| e.epoch.load(Ordering::Acquire)).fold(0u64, u64::wrapping_add);
@@ -449,7 +453,7 @@ impl ToolRegistry {
         if let Some(routes) = read(&set.cache).get(&key) {
             return Ok(routes.clone());
         }
-        Err((set, key))
+        Err(Box::new((set, key)))
     }
 
     async fn fill_routes(

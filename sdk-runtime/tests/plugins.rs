@@ -35,7 +35,7 @@ fn host(ids: &[&str], registry: &ToolRegistry, dispatcher: &HookDispatcher) -> P
 // ---- a plugin with config and lifecycle ---------------------------------------------------------
 
 /// How the weather plugin behaves.
-#[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, Clone, Debug, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, Clone, Debug, PartialEq, Default)]
 #[serde(crate = "toolhook::serde", default)]
 #[schemars(crate = "toolhook::schemars")]
 pub struct WeatherConfig {
@@ -54,12 +54,6 @@ pub struct Behaviour {
     pub mode: String,
     /// Days to forecast.
     pub days: u8,
-}
-
-impl Default for WeatherConfig {
-    fn default() -> Self {
-        WeatherConfig { api_key: String::new(), behaviour: Behaviour::default() }
-    }
 }
 
 impl Default for Behaviour {

@@ -13,6 +13,13 @@ pub type Instance = Arc<dyn Any + Send + Sync>;
 /// What a lifecycle method's future gives: `Err` carries the error's text.
 pub type LifecycleFuture = BoxFuture<'static, Result<(), String>>;
 
+/// `on_load`: the instance and the plugin's context.
+pub type OnLoad = fn(Instance, PluginContext) -> LifecycleFuture;
+/// `on_unload`: the instance.
+pub type OnUnload = fn(Instance) -> LifecycleFuture;
+/// `on_config_update`: the instance, the scope, the document and its version.
+pub type OnConfigUpdate = fn(Instance, ConfigScope, Value, String) -> LifecycleFuture;
+
 /// A `#[plugin]` impl block.
 #[derive(Debug)]
 pub struct PluginRegistration {
@@ -31,11 +38,11 @@ pub struct PluginRegistration {
     /// `T::default()`.
     pub create: fn() -> Instance,
     /// `on_load`, if declared.
-    pub on_load: Option<fn(Instance, PluginContext) -> LifecycleFuture>,
+    pub on_load: Option<OnLoad>,
     /// `on_unload`, if declared.
-    pub on_unload: Option<fn(Instance) -> LifecycleFuture>,
+    pub on_unload: Option<OnUnload>,
     /// `on_config_update`, if declared.
-    pub on_config_update: Option<fn(Instance, ConfigScope, Value, String) -> LifecycleFuture>,
+    pub on_config_update: Option<OnConfigUpdate>,
     /// `config = …`, if declared.
     pub config: Option<&'static ConfigDeclaration>,
     /// Where it was declared.
@@ -173,7 +180,9 @@ pub fn legacy_context(
     crate::LegacyActionContext::from_arguments(&call.arguments.to_value().unwrap_or(Value::Null))
 }
 
-/// Referenced by every `#[action]` expansion so that each use warns.
+/// Referenced by every `#[action]` expansion so that each use warns. (The note is compiler
+/// output, not a doc link.)
+#[allow(rustdoc::broken_intra_doc_links)]
 #[deprecated(note = "#[action] is deprecated: it is registered as a tool; declare it with #[tool] instead")]
 #[allow(non_upper_case_globals)]
 pub const action: () = ();

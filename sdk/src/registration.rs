@@ -6,27 +6,28 @@ use crate::{
 use std::any::Any;
 use std::sync::Arc;
 
+/// The plugin instance a method tool runs against (`None` for free fns).
+pub type PluginInstance = Option<Arc<dyn Any + Send + Sync>>;
+
+/// Calls an `async fn` tool.
+pub type AsyncInvoker = for<'a> fn(
+    PluginInstance,
+    ToolInvocation,
+    Option<&'a ToolExecutionContext>,
+    Locale,
+) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>>;
+
+/// Calls a plain `fn` tool.
+pub type SyncInvoker =
+    fn(PluginInstance, ToolInvocation, Option<ToolExecutionContext>, Locale) -> Result<ToolExecutionResult, ToolError>;
+
 /// How the runtime calls a tool: an async fn is polled; a sync fn runs on a blocking thread.
 #[derive(Clone, Copy, Debug)]
 pub enum Invoker {
     /// An `async fn` tool.
-    Async(
-        for<'a> fn(
-            Option<Arc<dyn Any + Send + Sync>>,
-            ToolInvocation,
-            Option<&'a ToolExecutionContext>,
-            Locale,
-        ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>>,
-    ),
+    Async(AsyncInvoker),
     /// A plain `fn` tool.
-    Sync(
-        fn(
-            Option<Arc<dyn Any + Send + Sync>>,
-            ToolInvocation,
-            Option<ToolExecutionContext>,
-            Locale,
-        ) -> Result<ToolExecutionResult, ToolError>,
-    ),
+    Sync(SyncInvoker),
 }
 
 /// A `#[tool]` or a legacy `#[action]`.

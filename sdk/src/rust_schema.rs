@@ -62,6 +62,9 @@ pub fn static_schema(text: &'static str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|_| Value::Object(Map::new()))
 }
 
+/// Checks that a JSON value deserialises into a parameter's type.
+pub type ValueCheck = fn(&Value) -> Result<(), String>;
+
 /// One parameter of a `#[tool]` composed at run time.
 #[derive(Debug)]
 pub struct RustParam {
@@ -78,7 +81,7 @@ pub struct RustParam {
     /// The type's schema before the parameter's own parts.
     pub schema: fn(&mut SchemaCx) -> Value,
     /// Checks that a value deserialises into the parameter type.
-    pub check: Option<fn(&Value) -> Result<(), String>>,
+    pub check: Option<ValueCheck>,
 }
 
 /// Composes a tool whose parameter types are only known at run time: the cleaned schemas of its

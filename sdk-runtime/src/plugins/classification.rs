@@ -5,6 +5,8 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::Arc;
 
+type IdPredicate = Arc<dyn Fn(&str) -> bool + Send + Sync>;
+
 /// The host's verdict on which plugins are built-in: they sort first in hook dispatch and win
 /// contested tool names. A plugin cannot declare itself built-in.
 ///
@@ -19,7 +21,7 @@ use std::sync::Arc;
 #[derive(Clone, Default)]
 pub struct HostClassification {
     ids: BTreeSet<String>,
-    predicates: Vec<Arc<dyn Fn(&str) -> bool + Send + Sync>>,
+    predicates: Vec<IdPredicate>,
 }
 
 impl fmt::Debug for HostClassification {
