@@ -183,12 +183,10 @@ pub(crate) fn literal(expr: &Expr) -> Option<(Lit, bool)> {
 }
 
 pub(crate) fn expect_str(entry: &Entry, errors: &mut Errors) -> Option<LitStr> {
-    match &entry.value {
-        EntryValue::Expr(expr) => match literal(expr) {
-            Some((Lit::Str(s), false)) => return Some(s),
-            _ => {}
-        },
-        _ => {}
+    if let EntryValue::Expr(expr) = &entry.value
+        && let Some((Lit::Str(s), false)) = literal(expr)
+    {
+        return Some(s);
     }
     errors.error_at(entry.span(), format!("expected a string literal for `{}`", entry.key));
     None

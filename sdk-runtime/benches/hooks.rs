@@ -1,1 +1,92 @@
-fn main() {}
+//! What the dispatcher costs: a hook with 10 blocking handlers against awaiting the same 10 fns
+//! directly (the baseline, same group), and the fan-out of one hook to 100 observers.
+//!
+//! `cargo bench -p toolhook-runtime --bench hooks`
+
+use divan::Bencher;
+use std::hint::black_box;
+use toolhook::hooks::{HookArgs, HookContext, HookMode, HookOutcome};
+use toolhook_runtime::Source;
+use toolhook_runtime::hooks::{HookDispatcher, HookHandlerEntry, HookSpec, HookSpecRegistry};
+
+fn main() {
+    divan::main();
+}
+
+const HOOK: &str = "bench.hook";
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a tokio runtime")
+}
+
+fn kwargs() -> HookArgs {
+    HookArgs::try_from(serde_json::json!({"text": "hi", "session_id": "s1", "count": 3})).expect("an object")
+}
+
+/// A typical small blocking handler: reads an argument and continues.
+async fn handler(args: HookArgs) -> HookOutcome {
+    if args.get("text").and_then(|t| t.as_str()).is_some_and(str::is_empty) {
+        return HookOutcome::abort();
+    }
+    HookOutcome::proceed()
+}
+
+fn dispatcher_with(entries: Vec<HookHandlerEntry>) -> HookDispatcher {
+    let specs = HookSpecRegistry::new();
+    specs.register(HookSpec::new(HOOK)).expect("a valid spec");
+    let dispatcher = HookDispatcher::builder().specs(specs).max_concurrent_observers(128).build();
+    dispatcher.register_plugin("bench.plugin", Source::ThirdParty, entries).expect("a valid batch");
+    dispatcher
+}
+
+#[divan::bench_group]
+mod ten_blocking_handlers {
+    use super::*;
+
+    /// The baseline: the same fn awaited 10 times, each with its own copy of the arguments.
+    #[divan::bench]
+    fn direct_awaits(bencher: Bencher<'_, '_>) {
+        let runtime = runtime();
+        let args = kwargs();
+        bencher.bench_local(|| {
+            runtime.block_on(async {
+                for _ in 0..10 {
+                    let _ = black_box(handler(black_box(args.clone())).await);
+                }
+            })
+        });
+    }
+
+    /// `invoke` with 10 blocking handlers calling that fn.
+    #[divan::bench]
+    fn dispatcher(bencher: Bencher<'_, '_>) {
+        let runtime = runtime();
+        let entries = (0..10)
+            .map(|i| HookHandlerEntry::new(format!("h{i}"), HOOK, |args: HookArgs, _: HookContext| handler(args)))
+            .collect();
+        let dispatcher = dispatcher_with(entries);
+        let args = kwargs();
+        bencher.bench_local(|| {
+            runtime.block_on(async { black_box(dispatcher.invoke(HOOK, black_box(args.clone())).await) })
+        });
+    }
+}
+
+/// `invoke` with 100 observers, until all have run.
+#[divan::bench]
+fn observer_fan_out_100(bencher: Bencher<'_, '_>) {
+    let runtime = runtime();
+    let entries = (0..100)
+        .map(|i| {
+            HookHandlerEntry::new(format!("o{i:03}"), HOOK, |args: HookArgs, _: HookContext| async move {
+                black_box(args.len());
+            })
+            .mode(HookMode::Observe)
+        })
+        .collect();
+    let dispatcher = dispatcher_with(entries);
+    let args = kwargs();
+    bencher.bench_local(|| {
+        runtime.block_on(async { black_box(dispatcher.invoke_and_wait(HOOK, black_box(args.clone())).await) })
+    });
+}

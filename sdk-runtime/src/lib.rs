@@ -40,8 +40,10 @@
 #![deny(missing_docs)]
 
 mod access;
+mod command;
 mod deferred;
 pub mod hooks;
+pub mod manifest;
 mod plugins;
 mod provider;
 mod registry;
@@ -49,8 +51,18 @@ mod results;
 mod source;
 pub mod testing;
 
+pub use command::{CommandError, CommandReply, CommandSet, CommandSpec, ListItem, TokenKind};
 pub use deferred::{DeferredTools, RoundTools, TOOL_SEARCH};
-pub use plugins::{CollectedPlugin, CollectedTool, PluginProblem, PluginSet, PluginState};
+pub use hooks::{
+    BreakerConfig, BreakerState, BreakerStatus, HookDispatchResult, HookDispatcher, HookDispatcherBuilder, HookError,
+    HookErrorKind, HookHandlerEntry, HookHandlerManifest, HookSpec, HookSpecError, HookSpecRegistry,
+    build_object_schema,
+};
+pub use plugins::{
+    BoxError, CollectedPlugin, CollectedTool, ConfigError, ConfigSource, ConfigUpdateError, HostClassification,
+    LoadOutcome, MemoryConfigSource, NormalisedConfig, PluginHost, PluginHostBuilder, PluginProblem, PluginSet,
+    PluginState, normalise, rebuild,
+};
 pub use provider::builtin::{BuiltinTool, BuiltinToolProvider, ChatScopeFilter, PhaseFilter};
 pub use provider::plugin::{PluginToolProvider, PluginToolsSpec};
 pub use provider::{RegistryLink, ToolProvider};

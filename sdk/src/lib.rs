@@ -13,7 +13,7 @@
 //! ///
 //! /// Forecasts beyond five days are unreliable.
 //! #[tool(core_tool = true)]
-//! async fn weather(
+//! async fn city_weather(
 //!     /// City name, e.g. "Paris".
 //!     city: String,
 //!     /// Temperature unit.
@@ -25,7 +25,7 @@
 //!     format!("{city}: sunny, 21 degrees {unit}, {} day(s) ahead", days.unwrap_or(1))
 //! }
 //!
-//! let weather = DeclaredTool::all().into_iter().find(|t| t.name() == "weather").unwrap().spec()?;
+//! let weather = DeclaredTool::all().into_iter().find(|t| t.name() == "city_weather").unwrap().spec()?;
 //! assert_eq!(weather.description(Locale::En), "Look up the weather forecast for a city.");
 //! assert_eq!(
 //!     weather.detailed_description(Locale::En),
@@ -92,10 +92,13 @@ mod content;
 mod context;
 mod dialect;
 mod error;
+mod hook_registration;
 pub mod hooks;
 mod icon;
 mod invocation;
 mod output;
+mod plugin;
+mod plugin_registration;
 mod registration;
 mod result;
 mod rust_schema;
@@ -110,9 +113,11 @@ pub use content::{ContentType, ToolContentItem};
 pub use context::{Phase, ToolAvailabilityContext, ToolExecutionContext};
 pub use dialect::{Dialect, ParseDialectError, ProjectionError};
 pub use error::ToolError;
+pub use hook_registration::DeclaredHookHandler;
 pub use icon::ToolIcon;
 pub use invocation::{ToolArguments, ToolInvocation};
 pub use output::{IntoToolResult, Json, ToolOutput};
+pub use plugin::{ConfigScope, LegacyActionContext, PluginContext, Services};
 pub use registration::{DeclaredTool, ToolKind};
 pub use result::ToolExecutionResult;
 pub use shared::access::{ChatScope, ParseAccessError, PermissionLevel};
@@ -123,7 +128,7 @@ pub use shared::param::{ToolParamType, ToolParameterInfo};
 pub use shared::visibility::{ParseVisibilityError, Visibility};
 pub use spec::{ToolSpec, ToolSpecBuilder};
 
-pub use toolhook_macros::{hook_handler, tool, workflow_step};
+pub use toolhook_macros::{action, command, hook_handler, plugin, tool, workflow_step};
 
 /// Re-exported so plugin crates can derive `JsonSchema` without depending on schemars
 /// (`#[schemars(crate = "toolhook::schemars")]`).
@@ -134,3 +139,8 @@ pub use serde;
 
 /// A boxed, `Send` future: what providers and generated invokers return.
 pub type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

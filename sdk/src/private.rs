@@ -6,8 +6,8 @@
 
 pub use crate::args;
 pub use crate::output::Structured;
-pub use crate::registration::{Invoker, ToolKind, ToolRegistration};
-pub use crate::rust_schema::{RustParam, SchemaCx, array_of, compose, map_of, static_schema};
+pub use crate::registration::{AsyncInvoker, Invoker, PluginInstance, SyncInvoker, ToolKind, ToolRegistration};
+pub use crate::rust_schema::{RustParam, SchemaCx, ValueCheck, array_of, compose, map_of, static_schema};
 pub use inventory;
 pub use schemars;
 pub use serde;
@@ -66,3 +66,83 @@ pub fn py_str(value: &serde_json::Value) -> String {
 pub fn is_truthy(value: &serde_json::Value) -> bool {
     crate::shared::py::is_truthy(value)
 }
+
+// ---- #[hook_handler] ------------------------------------------------------------------------
+
+pub use crate::hook_registration::{HookHandlerFn, HookHandlerRegistration};
+
+use crate::hooks::{BlockingHookResult, HandlerOutcome, HookArgs, HookHandlerError, ObserveHookResult};
+
+/// Carries the bound every typed hook payload must meet.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a hook payload; it must implement serde::Serialize and serde::de::DeserializeOwned",
+    label = "not a hook payload",
+    note = "take `HookArgs` for the raw arguments, or derive them through the re-exports: #[derive(toolhook::serde::Serialize, toolhook::serde::Deserialize)] with #[serde(crate = \"toolhook::serde\")]; the type must also be Send + 'static"
+)]
+pub trait HookPayload: serde::Serialize + serde::de::DeserializeOwned + Send + 'static {}
+
+impl<T: serde::Serialize + serde::de::DeserializeOwned + Send + 'static> HookPayload for T {}
+
+/// Asserts at compile time that `P` can be a hook payload (spanned at the parameter's type).
+pub const fn assert_hook_payload<P: HookPayload>() {}
+
+/// Decodes a typed handler's payload from the arguments.
+pub fn hook_payload<P: HookPayload>(args: HookArgs) -> Result<P, HookHandlerError> {
+    args.into_payload::<P>().map_err(HookHandlerError::InvalidPayload)
+}
+
+/// Converts a blocking handler's return value (spanned at the return type).
+pub fn blocking_outcome<R: BlockingHookResult>(value: R) -> Result<HandlerOutcome, HookHandlerError> {
+    value.into_handler_outcome()
+}
+
+/// Converts an observe handler's return value (spanned at the return type).
+pub fn observe_outcome<R: ObserveHookResult>(value: R) -> Result<HandlerOutcome, HookHandlerError> {
+    value.into_observe_result().map(|()| HandlerOutcome::proceed())
+}
+
+/// The failure of a method handler called without its plugin's instance.
+pub fn hook_plugin_not_loaded(plugin_id: &str) -> HookHandlerError {
+    HookHandlerError::PluginNotLoaded(plugin_id.to_owned())
+}
+
+/// Picks a typed payload's schema by autoref: [`PayloadSchemaOf`] for `P: JsonSchema`, else
+/// [`NoPayloadSchema`] (`(&PayloadSchema::<P>::new()).payload_schema()` in generated code).
+#[derive(Debug)]
+pub struct PayloadSchema<P>(std::marker::PhantomData<fn() -> P>);
+
+impl<P> PayloadSchema<P> {
+    /// The probe.
+    #[allow(clippy::new_without_default)]
+    pub const fn new() -> Self {
+        PayloadSchema(std::marker::PhantomData)
+    }
+}
+
+/// Chosen when the payload type implements `JsonSchema`.
+pub trait PayloadSchemaOf {
+    /// The cleaned schema of the payload type.
+    fn payload_schema(&self) -> Option<serde_json::Value>;
+}
+
+impl<P: schemars::JsonSchema> PayloadSchemaOf for PayloadSchema<P> {
+    fn payload_schema(&self) -> Option<serde_json::Value> {
+        Some(crate::hook_registration::schema_of::<P>())
+    }
+}
+
+/// Chosen otherwise: no schema.
+pub trait NoPayloadSchema {
+    /// `None`.
+    fn payload_schema(&self) -> Option<serde_json::Value>;
+}
+
+impl<P> NoPayloadSchema for &PayloadSchema<P> {
+    fn payload_schema(&self) -> Option<serde_json::Value> {
+        None
+    }
+}
+
+// ---- #[plugin], #[action], #[command] -------------------------------------------------------
+
+pub use crate::plugin_registration::*;

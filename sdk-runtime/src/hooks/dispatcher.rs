@@ -1,1 +1,743 @@
-//! (to be written)
+//! [`HookDispatcher`] (hooks.md §6, §7): registers plugins' handler batches and fires hooks.
+
+use super::breaker::{Breaker, BreakerConfig, BreakerStatus, Permit, Ticket, Verdict};
+use super::entry::{HandlerCall, HookHandlerEntry};
+use super::error::{HookError, HookErrorKind};
+use super::observers::Observers;
+use super::spec::{HookSpec, HookSpecRegistry};
+use super::validate;
+use crate::Source;
+use futures_util::FutureExt;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use std::collections::{HashMap, HashSet};
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+use tokio::task::JoinHandle;
+use toolhook::Locale;
+use toolhook::hooks::{
+    ErrorPolicy, HandlerOutcome, HookAction, HookArgs, HookContext, HookHandlerError, HookMode, HookOrder, PayloadError,
+};
+
+/// What firing a hook came to.
+///
+/// Handler failures are data here (`errors`), never an `Err` of [`HookDispatcher::invoke`].
+///
+/// ```
+/// use serde_json::json;
+/// use toolhook_runtime::hooks::HookDispatchResult;
+///
+/// #[derive(serde::Deserialize)]
+/// struct Text { text: String }
+///
+/// let result: HookDispatchResult = serde_json::from_value(json!({
+///     "hook_name": "demo.hook", "kwargs": {"text": "hi"}, "aborted": false, "stopped_by": null,
+///     "custom_results": [], "errors": [], "skipped": []
+/// }))?;
+/// assert_eq!(result.kwargs_as::<Text>()?.text, "hi");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct HookDispatchResult {
+    /// The hook, trimmed.
+    pub hook_name: String,
+    /// The final arguments: the input as the blocking handlers left it.
+    pub kwargs: HookArgs,
+    /// Whether a handler stopped the hook.
+    pub aborted: bool,
+    /// The full name of the handler that stopped it.
+    pub stopped_by: Option<String>,
+    /// Blocking handlers' custom results, in order.
+    pub custom_results: Vec<Value>,
+    /// Handler failures and ignored requests, as sentences naming the handler.
+    pub errors: Vec<String>,
+    /// Handlers the circuit breaker skipped (full names).
+    pub skipped: Vec<String>,
+}
+
+impl HookDispatchResult {
+    fn new(hook_name: &str, kwargs: HookArgs) -> Self {
+        HookDispatchResult {
+            hook_name: hook_name.to_owned(),
+            kwargs,
+            aborted: false,
+            stopped_by: None,
+            custom_results: Vec::new(),
+            errors: Vec::new(),
+            skipped: Vec::new(),
+        }
+    }
+
+    /// The final arguments deserialised into `T` (the error names the JSON path).
+    pub fn kwargs_as<T: DeserializeOwned>(&self) -> Result<T, PayloadError> {
+        self.kwargs.parse()
+    }
+}
+
+/// One registered handler.
+struct Handler {
+    plugin_id: Arc<str>,
+    name: Arc<str>,
+    full_name: Arc<str>,
+    hook: Arc<str>,
+    source: Source,
+    mode: HookMode,
+    order: HookOrder,
+    timeout_ms: u64,
+    error_policy: ErrorPolicy,
+    enabled: AtomicBool,
+    /// Shared by the plugin's handlers; flipped by `set_plugin_loaded`.
+    loaded: Arc<AtomicBool>,
+    missing_instance: bool,
+    call: HandlerCall,
+}
+
+impl Handler {
+    fn sort_key(&self) -> (HookMode, HookOrder, Source, &str, &str) {
+        (self.mode, self.order, self.source, &self.plugin_id, &self.name)
+    }
+}
+
+#[derive(Default)]
+struct State {
+    /// Each registered plugin's handlers.
+    plugins: HashMap<String, Vec<Arc<Handler>>>,
+    /// Whether each plugin may run (registered plugins count as loaded until told otherwise).
+    loaded: HashMap<String, Arc<AtomicBool>>,
+    /// Every hook's handlers in dispatch order, rebuilt on (un)registration.
+    by_hook: HashMap<Arc<str>, Arc<[Arc<Handler>]>>,
+}
+
+impl State {
+    fn rebuild(&mut self) {
+        let mut by_hook: HashMap<Arc<str>, Vec<Arc<Handler>>> = HashMap::new();
+        for handler in self.plugins.values().flatten() {
+            by_hook.entry(Arc::clone(&handler.hook)).or_default().push(Arc::clone(handler));
+        }
+        self.by_hook = by_hook
+            .into_iter()
+            .map(|(hook, mut handlers)| {
+                handlers.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+                (hook, handlers.into())
+            })
+            .collect();
+    }
+}
+
+struct Inner {
+    specs: HookSpecRegistry,
+    default_timeout: Duration,
+    locale: Locale,
+    validate_hooks: bool,
+    breaker: Breaker,
+    observers: Arc<Observers>,
+    state: RwLock<State>,
+    shut_down: AtomicBool,
+}
+
+/// How one handler call ended (§7.3).
+enum Run {
+    Outcome(HandlerOutcome),
+    /// A failure message (localised), without the `HookHandler {full} failed: ` part.
+    Failed(String),
+    TimedOut(Duration),
+    /// The breaker denied it.
+    Skipped,
+}
+
+/// Fires named hooks at the handlers plugins registered: blocking handlers in order on the
+/// caller's task, then observers concurrently (hooks.md §7).
+///
+/// Cheap to clone (the clones share everything); `Send + Sync`. Handlers run on the tokio runtime
+/// of the caller, which needs its time driver (timeouts); observers are spawned onto it.
+///
+/// ```
+/// use toolhook::hooks::{ErrorPolicy, HookArgs, HookContext, HookOutcome};
+/// use toolhook_runtime::Source;
+/// use toolhook_runtime::hooks::{HookDispatcher, HookHandlerEntry, HookSpec, HookSpecRegistry};
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let specs = HookSpecRegistry::new();
+/// specs.register(HookSpec::new("demo.hook"))?;
+/// let dispatcher = HookDispatcher::builder().specs(specs).build();
+/// dispatcher.register_plugin(
+///     "acme.demo",
+///     Source::ThirdParty,
+///     vec![HookHandlerEntry::new("fail", "demo.hook", |_: HookArgs, _: HookContext| async {
+///         Err::<(), _>("handler exploded")
+///     })
+///     .error_policy(ErrorPolicy::Abort)],
+/// )?;
+///
+/// let result = dispatcher.invoke("demo.hook", HookArgs::new()).await?;
+/// assert!(result.aborted);
+/// assert_eq!(result.stopped_by.as_deref(), Some("acme.demo.fail"));
+/// assert_eq!(result.errors, ["HookHandler acme.demo.fail failed: handler exploded"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # }).unwrap();
+/// ```
+#[derive(Clone)]
+pub struct HookDispatcher {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for HookDispatcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HookDispatcher")
+            .field("locale", &self.inner.locale)
+            .field("default_timeout", &self.inner.default_timeout)
+            .field("validate_hooks", &self.inner.validate_hooks)
+            .field("shut_down", &self.inner.shut_down.load(Ordering::Relaxed))
+            .finish_non_exhaustive()
+    }
+}
+
+/// Builds a [`HookDispatcher`].
+#[derive(Debug)]
+pub struct HookDispatcherBuilder {
+    specs: Option<HookSpecRegistry>,
+    default_timeout: Duration,
+    locale: Locale,
+    breaker: BreakerConfig,
+    validate_hooks: bool,
+    max_concurrent_observers: usize,
+}
+
+impl Default for HookDispatcherBuilder {
+    fn default() -> Self {
+        HookDispatcherBuilder {
+            specs: None,
+            default_timeout: Duration::from_secs(60),
+            locale: Locale::En,
+            breaker: BreakerConfig::default(),
+            validate_hooks: true,
+            max_concurrent_observers: 64,
+        }
+    }
+}
+
+impl HookDispatcherBuilder {
+    /// The hook specs (default: the built-in catalogue in the dispatcher's locale).
+    pub fn specs(mut self, specs: HookSpecRegistry) -> Self {
+        self.specs = Some(specs);
+        self
+    }
+
+    /// The timeout of handlers whose own and whose spec's are 0 (default 60 s).
+    pub fn default_timeout(mut self, timeout: Duration) -> Self {
+        self.default_timeout = timeout;
+        self
+    }
+
+    /// The language of errors and results (default English).
+    pub fn locale(mut self, locale: Locale) -> Self {
+        self.locale = locale;
+        self
+    }
+
+    /// The circuit breaker's settings.
+    pub fn breaker(mut self, config: BreakerConfig) -> Self {
+        self.breaker = config;
+        self
+    }
+
+    /// Whether handlers may only subscribe to registered hooks, with modes and policies the spec
+    /// allows (default true).
+    pub fn validate_hooks(mut self, validate: bool) -> Self {
+        self.validate_hooks = validate;
+        self
+    }
+
+    /// How many observers run at once across the dispatcher (default 64, at least 1); later ones
+    /// wait for a slot, first come, first served.
+    pub fn max_concurrent_observers(mut self, max: usize) -> Self {
+        self.max_concurrent_observers = max;
+        self
+    }
+
+    /// The dispatcher.
+    pub fn build(self) -> HookDispatcher {
+        let specs = self.specs.unwrap_or_else(|| HookSpecRegistry::with_builtin_catalogue_in(self.locale));
+        HookDispatcher {
+            inner: Arc::new(Inner {
+                specs,
+                default_timeout: self.default_timeout,
+                locale: self.locale,
+                validate_hooks: self.validate_hooks,
+                breaker: Breaker::new(self.breaker),
+                observers: Arc::new(Observers::new(self.max_concurrent_observers)),
+                state: RwLock::new(State::default()),
+                shut_down: AtomicBool::new(false),
+            }),
+        }
+    }
+}
+
+impl Default for HookDispatcher {
+    fn default() -> Self {
+        HookDispatcher::builder().build()
+    }
+}
+
+impl HookDispatcher {
+    /// A builder with the defaults.
+    pub fn builder() -> HookDispatcherBuilder {
+        HookDispatcherBuilder::default()
+    }
+
+    /// A dispatcher with the defaults: the built-in catalogue, English, 60 s timeout.
+    pub fn new() -> Self {
+        HookDispatcher::default()
+    }
+
+    /// The hook specs; register more at any time.
+    pub fn specs(&self) -> &HookSpecRegistry {
+        &self.inner.specs
+    }
+
+    /// The language of errors and results.
+    pub fn locale(&self) -> Locale {
+        self.inner.locale
+    }
+
+    // ---- registration (§6) ------------------------------------------------------------------
+
+    /// Registers a plugin's handlers as one batch, replacing its previous ones.
+    ///
+    /// The whole batch is checked first; the first problem (entries in order; per entry its
+    /// values, then duplicates, then the spec checks) rejects it all and keeps the plugin's
+    /// previous handlers. A plugin registered for the first time counts as loaded until
+    /// [`set_plugin_loaded`](Self::set_plugin_loaded) says otherwise; a flag set before keeps.
+    pub fn register_plugin(
+        &self,
+        plugin_id: &str,
+        source: Source,
+        entries: Vec<HookHandlerEntry>,
+    ) -> Result<(), HookError> {
+        let error = |kind| HookError::new(kind, self.inner.locale);
+        let mut seen: HashSet<String> = HashSet::new();
+        for entry in &entries {
+            if let Some(problem) = entry.value_problem() {
+                return Err(error(problem));
+            }
+            let full_name = format!("{plugin_id}.{}", entry.name);
+            if !seen.insert(full_name.clone()) {
+                return Err(error(HookErrorKind::DuplicateHandler(full_name)));
+            }
+            if !self.inner.validate_hooks {
+                continue;
+            }
+            let hook = entry.hook.trim().to_owned();
+            let Some(spec) = self.inner.specs.get_shared(&hook) else {
+                return Err(error(HookErrorKind::UnregisteredHook { handler: full_name, hook }));
+            };
+            match entry.mode {
+                Ok(HookMode::Blocking) if !spec.allow_blocking => {
+                    return Err(error(HookErrorKind::BlockingNotAllowed { handler: full_name, hook }));
+                }
+                Ok(HookMode::Observe) if !spec.allow_observe => {
+                    return Err(error(HookErrorKind::ObserveNotAllowed { handler: full_name, hook }));
+                }
+                _ => {}
+            }
+            if entry.error_policy == Ok(ErrorPolicy::Abort) && !spec.allow_abort {
+                return Err(error(HookErrorKind::AbortNotAllowed { handler: full_name, hook }));
+            }
+        }
+
+        let mut state = self.write_state();
+        let loaded =
+            Arc::clone(state.loaded.entry(plugin_id.to_owned()).or_insert_with(|| Arc::new(AtomicBool::new(true))));
+        let plugin: Arc<str> = plugin_id.into();
+        let handlers = entries
+            .into_iter()
+            .map(|entry| {
+                let name: Arc<str> = entry.name.as_str().into();
+                Arc::new(Handler {
+                    plugin_id: Arc::clone(&plugin),
+                    full_name: format!("{plugin_id}.{name}").into(),
+                    name,
+                    hook: entry.hook.trim().into(),
+                    source,
+                    mode: entry.mode.unwrap_or_default(),
+                    order: entry.order.unwrap_or_default(),
+                    timeout_ms: entry.timeout_ms.unwrap_or_default(),
+                    error_policy: entry.error_policy.unwrap_or_default(),
+                    enabled: AtomicBool::new(entry.enabled),
+                    loaded: Arc::clone(&loaded),
+                    missing_instance: entry.missing_instance,
+                    call: entry.call,
+                })
+            })
+            .collect();
+        state.plugins.insert(plugin_id.to_owned(), handlers);
+        state.rebuild();
+        Ok(())
+    }
+
+    /// Removes a plugin's handlers and its loaded flag; whether it had any registered. Running
+    /// calls finish.
+    pub fn unregister_plugin(&self, plugin_id: &str) -> bool {
+        let mut state = self.write_state();
+        state.loaded.remove(plugin_id);
+        let removed = state.plugins.remove(plugin_id).is_some();
+        if removed {
+            state.rebuild();
+        }
+        removed
+    }
+
+    /// Switches a handler on or off by full name (`{plugin_id}.{name}`); disabled handlers never
+    /// run. Whether such a handler is registered.
+    pub fn set_enabled(&self, full_name: &str, enabled: bool) -> bool {
+        let state = self.read_state();
+        let mut found = false;
+        for handler in state.plugins.values().flatten().filter(|h| &*h.full_name == full_name) {
+            handler.enabled.store(enabled, Ordering::Relaxed);
+            found = true;
+        }
+        found
+    }
+
+    /// Whether a plugin's handlers may run. The plugin host marks a plugin not loaded while its
+    /// `on_load` runs: its handlers then fail with `plugin {id} is not loaded` without consulting
+    /// the circuit breaker. May be called before the plugin is registered.
+    pub fn set_plugin_loaded(&self, plugin_id: &str, loaded: bool) {
+        let mut state = self.write_state();
+        match state.loaded.get(plugin_id) {
+            Some(flag) => flag.store(loaded, Ordering::Relaxed),
+            None => {
+                state.loaded.insert(plugin_id.to_owned(), Arc::new(AtomicBool::new(loaded)));
+            }
+        }
+    }
+
+    /// The plugins whose circuit breaker is not closed, by plugin id.
+    pub fn breaker_statuses(&self) -> Vec<BreakerStatus> {
+        self.inner.breaker.statuses()
+    }
+
+    fn read_state(&self) -> std::sync::RwLockReadGuard<'_, State> {
+        self.inner.state.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn write_state(&self) -> std::sync::RwLockWriteGuard<'_, State> {
+        self.inner.state.write().unwrap_or_else(|e| e.into_inner())
+    }
+
+    // ---- dispatch (§7) ----------------------------------------------------------------------
+
+    /// Fires hook `name` (trimmed) with `kwargs` (§7.2): blocking handlers run in order and may
+    /// replace the arguments or abort; observers are then started with the final arguments and
+    /// may still be running when this returns. Dropping the future cancels the running handler.
+    ///
+    /// `Err` only for an empty name. An unknown hook is not an error: its handlers (registered
+    /// without validation) run with every permission and the default timeout.
+    pub async fn invoke(&self, name: &str, kwargs: HookArgs) -> Result<HookDispatchResult, HookError> {
+        self.dispatch(name, kwargs, false).await.map(|(result, _)| result)
+    }
+
+    /// [`invoke`](Self::invoke) with any value that serialises to a JSON object.
+    pub async fn invoke_with<T: Serialize + ?Sized>(
+        &self,
+        name: &str,
+        kwargs: &T,
+    ) -> Result<HookDispatchResult, HookError> {
+        let error = |kind| HookError::new(kind, self.inner.locale);
+        if name.trim().is_empty() {
+            return Err(error(HookErrorKind::EmptyHookName));
+        }
+        let kwargs = match serde_json::to_value(kwargs) {
+            Ok(Value::Object(map)) => HookArgs::from(map),
+            Ok(other) => {
+                return Err(error(HookErrorKind::ArgumentsNotAnObject { actual: validate::actual_type(&other) }));
+            }
+            Err(e) => return Err(error(HookErrorKind::ArgumentsNotSerializable { reason: e.to_string() })),
+        };
+        self.invoke(name, kwargs).await
+    }
+
+    /// [`invoke`](Self::invoke), then waits for the observers this call started (not others).
+    pub async fn invoke_and_wait(&self, name: &str, kwargs: HookArgs) -> Result<HookDispatchResult, HookError> {
+        let (result, observers) = self.dispatch(name, kwargs, true).await?;
+        for observer in observers {
+            // An aborted observer (shutdown) is as finished as it gets.
+            let _ = observer.await;
+        }
+        Ok(result)
+    }
+
+    /// Waits until no observer is running or waiting to start.
+    pub async fn wait_observers(&self) {
+        self.inner.observers.wait_all().await;
+    }
+
+    /// Stops dispatching (later `invoke`s run no handler and return the arguments unchanged),
+    /// aborts the running and waiting observers and waits until they are gone.
+    pub async fn shutdown(&self) {
+        self.inner.shut_down.store(true, Ordering::SeqCst);
+        self.inner.observers.abort_all().await;
+    }
+
+    /// Whether [`shutdown`](Self::shutdown) was called.
+    pub fn is_shut_down(&self) -> bool {
+        self.inner.shut_down.load(Ordering::SeqCst)
+    }
+
+    async fn dispatch(
+        &self,
+        name: &str,
+        kwargs: HookArgs,
+        track: bool,
+    ) -> Result<(HookDispatchResult, Vec<JoinHandle<()>>), HookError> {
+        let inner = &self.inner;
+        let hook = name.trim();
+        if hook.is_empty() {
+            return Err(HookError::new(HookErrorKind::EmptyHookName, inner.locale));
+        }
+        let mut result = HookDispatchResult::new(hook, kwargs);
+        let mut observers = Vec::new();
+        if self.is_shut_down() {
+            return Ok((result, observers));
+        }
+        let Some(targets) = self.read_state().by_hook.get(hook).cloned() else {
+            return Ok((result, observers));
+        };
+        let spec = inner.specs.get_shared(hook).unwrap_or_else(|| Arc::new(HookSpec::synthetic(hook)));
+        for target in targets.iter() {
+            if self.is_shut_down() {
+                break;
+            }
+            if !target.enabled.load(Ordering::Relaxed) {
+                continue;
+            }
+            let timeout = inner.timeout_of(target, &spec);
+            match target.mode {
+                HookMode::Observe if !spec.allow_observe => {
+                    tracing::warn!(hook, handler = &*target.full_name, "hook does not allow observers; skipped");
+                }
+                HookMode::Observe => {
+                    let task = Arc::clone(inner);
+                    let target = Arc::clone(target);
+                    let kwargs = result.kwargs.clone();
+                    let handle = inner.observers.spawn(async move { task.observe(&target, kwargs, timeout).await });
+                    if track {
+                        observers.push(handle);
+                    }
+                }
+                HookMode::Blocking if !spec.allow_blocking => {
+                    let full = &target.full_name;
+                    result.errors.push(match inner.locale {
+                        Locale::En => format!("Hook {hook} does not allow blocking handlers; skipped {full}"),
+                        Locale::ZhHans => format!("Hook {hook} 不允许 blocking 处理器，已跳过 {full}"),
+                    });
+                }
+                HookMode::Blocking => {
+                    let run = inner.run(target, result.kwargs.clone(), timeout).await;
+                    inner.merge(&mut result, &spec, target, run);
+                    if result.aborted {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok((result, observers))
+    }
+}
+
+impl Inner {
+    /// §7.4: the handler's own, else the spec's, else the dispatcher's.
+    fn timeout_of(&self, handler: &Handler, spec: &HookSpec) -> Duration {
+        if handler.timeout_ms > 0 {
+            Duration::from_millis(handler.timeout_ms)
+        } else if spec.default_timeout_ms > 0 {
+            Duration::from_millis(spec.default_timeout_ms)
+        } else {
+            self.default_timeout
+        }
+    }
+
+    fn not_loaded(&self, plugin_id: &str) -> String {
+        match self.locale {
+            Locale::En => format!("plugin {plugin_id} is not loaded"),
+            Locale::ZhHans => format!("插件 {plugin_id} 未加载"),
+        }
+    }
+
+    /// §7.3: one call, with its loaded check, breaker permit, timeout and panic catching.
+    async fn run(&self, handler: &Handler, kwargs: HookArgs, timeout: Duration) -> Run {
+        if handler.missing_instance || !handler.loaded.load(Ordering::Relaxed) {
+            return Run::Failed(self.not_loaded(&handler.plugin_id));
+        }
+        let probe = match self.breaker.acquire(&handler.plugin_id) {
+            Permit::Granted { probe } => probe,
+            Permit::Denied { log } => {
+                if log {
+                    tracing::warn!(
+                        handler = &*handler.full_name,
+                        plugin = &*handler.plugin_id,
+                        "circuit breaker open: hook handler skipped"
+                    );
+                }
+                return Run::Skipped;
+            }
+        };
+        let ticket = Ticket::new(&self.breaker, &handler.plugin_id, probe);
+        let ctx = HookContext::from_parts(
+            Arc::clone(&handler.hook),
+            Arc::clone(&handler.plugin_id),
+            Arc::clone(&handler.name),
+            Arc::clone(&handler.full_name),
+            handler.mode,
+            timeout,
+        );
+        let call = Arc::clone(&handler.call);
+        // Created inside the guarded future, so a panic before the handler's first await is
+        // caught too; on timeout the future is dropped, cancelling the handler.
+        let guarded = AssertUnwindSafe(async move { call(kwargs, ctx).await }).catch_unwind();
+        match tokio::time::timeout(timeout, guarded).await {
+            Err(_) => {
+                ticket.report(Verdict::Failure);
+                Run::TimedOut(timeout)
+            }
+            Ok(Err(panic)) => {
+                ticket.report(Verdict::Failure);
+                let text = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| panic.downcast_ref::<String>().cloned());
+                Run::Failed(match text {
+                    Some(text) => format!("panic: {text}"),
+                    None => "panic".to_owned(),
+                })
+            }
+            Ok(Ok(Ok(outcome))) => {
+                ticket.report(Verdict::Success);
+                Run::Outcome(outcome)
+            }
+            Ok(Ok(Err(HookHandlerError::InvalidPayload(error)))) => {
+                ticket.report(Verdict::Neutral);
+                Run::Failed(match self.locale {
+                    Locale::En => format!("invalid payload: {}", error.detail()),
+                    Locale::ZhHans => format!("载荷无效: {}", error.detail()),
+                })
+            }
+            Ok(Ok(Err(HookHandlerError::PluginNotLoaded(plugin_id)))) => {
+                ticket.report(Verdict::Neutral);
+                Run::Failed(self.not_loaded(&plugin_id))
+            }
+            Ok(Ok(Err(error))) => {
+                ticket.report(Verdict::Success);
+                Run::Failed(error.to_string().trim().to_owned())
+            }
+        }
+    }
+
+    fn failure_text(&self, full: &str, run: &Run) -> String {
+        match (run, self.locale) {
+            (Run::TimedOut(timeout), Locale::En) => {
+                format!("HookHandler {full} timed out after {} ms", timeout.as_millis())
+            }
+            (Run::TimedOut(timeout), Locale::ZhHans) => {
+                format!("HookHandler {full} 执行超时，已超过 {}ms", timeout.as_millis())
+            }
+            (Run::Failed(message), Locale::En) if message.is_empty() => format!("HookHandler {full} failed"),
+            (Run::Failed(message), Locale::En) => format!("HookHandler {full} failed: {message}"),
+            (Run::Failed(message), Locale::ZhHans) if message.is_empty() => format!("HookHandler {full} 执行失败"),
+            (Run::Failed(message), Locale::ZhHans) => format!("HookHandler {full} 执行失败: {message}"),
+            (Run::Outcome(_) | Run::Skipped, _) => String::new(),
+        }
+    }
+
+    /// §7.5: merges a blocking handler's run into the result.
+    fn merge(&self, result: &mut HookDispatchResult, spec: &HookSpec, handler: &Handler, run: Run) {
+        let hook = &spec.name;
+        let full = &*handler.full_name;
+        let zh = self.locale == Locale::ZhHans;
+        let outcome = match run {
+            Run::Skipped => {
+                result.skipped.push(full.to_owned());
+                return;
+            }
+            Run::Outcome(outcome) => outcome,
+            failed => {
+                let text = self.failure_text(full, &failed);
+                match handler.error_policy {
+                    ErrorPolicy::Skip => tracing::debug!(hook = &**hook, handler = full, "{text}"),
+                    ErrorPolicy::Log => tracing::warn!(hook = &**hook, handler = full, "{text}"),
+                    ErrorPolicy::Abort if spec.allow_abort => {
+                        result.aborted = true;
+                        result.stopped_by = Some(full.to_owned());
+                    }
+                    ErrorPolicy::Abort => {
+                        tracing::warn!(
+                            hook = &**hook,
+                            handler = full,
+                            "{text}; the hook does not allow abort, continuing"
+                        );
+                    }
+                }
+                result.errors.push(text);
+                return;
+            }
+        };
+        if let Some(custom) = outcome.custom_result {
+            result.custom_results.push(custom);
+        }
+        if let Some(modification) = outcome.modified {
+            if !spec.allow_kwargs_mutation {
+                result.errors.push(if zh {
+                    format!("Hook {hook} 不允许修改 kwargs，已忽略 {full} 的 modified_kwargs")
+                } else {
+                    format!("Hook {hook} does not allow modifying kwargs; ignored modified_kwargs from {full}")
+                });
+            } else {
+                let candidate = modification.apply_to(&result.kwargs);
+                match spec.validates().then(|| validate::validate(&spec.parameters_schema, &candidate)) {
+                    Some(Err(violation)) => {
+                        let detail = violation.message(self.locale);
+                        result.errors.push(if zh {
+                            format!("Hook {hook} 的参数校验失败，已丢弃 {full} 的 modified_kwargs：{detail}")
+                        } else {
+                            format!("Hook {hook} rejected modified_kwargs from {full}: {detail}")
+                        });
+                    }
+                    _ => result.kwargs = candidate,
+                }
+            }
+        }
+        if outcome.action == HookAction::Abort {
+            if spec.allow_abort {
+                result.aborted = true;
+                result.stopped_by = Some(full.to_owned());
+            } else {
+                result.errors.push(if zh {
+                    format!("Hook {hook} 不允许 abort，已忽略 {full} 的 abort 请求")
+                } else {
+                    format!("Hook {hook} does not allow abort; ignored the abort request from {full}")
+                });
+            }
+        }
+    }
+
+    /// §7.7: one observer, its failures logged.
+    async fn observe(&self, handler: &Handler, kwargs: HookArgs, timeout: Duration) {
+        let full = &*handler.full_name;
+        let hook = &*handler.hook;
+        match self.run(handler, kwargs, timeout).await {
+            Run::Outcome(outcome) => {
+                if outcome.modified.is_some() || outcome.action == HookAction::Abort {
+                    tracing::warn!(hook, handler = full, "observers cannot modify the arguments or abort; ignored");
+                }
+            }
+            Run::Skipped => {}
+            failed => {
+                let text = self.failure_text(full, &failed);
+                tracing::warn!(hook, handler = full, "{text}");
+            }
+        }
+    }
+}

@@ -49,9 +49,9 @@ impl HookArgs {
     pub fn get_as<T: DeserializeOwned>(&self, key: &str) -> Result<Option<T>, HookArgError> {
         match self.0.get(key) {
             None => Ok(None),
-            Some(value) => T::deserialize(value)
-                .map(Some)
-                .map_err(|e| HookArgError { key: key.to_owned(), reason: e.to_string() }),
+            Some(value) => {
+                T::deserialize(value).map(Some).map_err(|e| HookArgError { key: key.to_owned(), reason: e.to_string() })
+            }
         }
     }
 
