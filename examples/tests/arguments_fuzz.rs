@@ -29,7 +29,8 @@ fn any_json() -> impl Strategy<Value = Value> {
     leaf.prop_recursive(3, 16, 4, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            prop::collection::btree_map("[a-z_]{1,8}", inner, 0..4).prop_map(|m| Value::Object(m.into_iter().collect())),
+            prop::collection::btree_map("[a-z_]{1,8}", inner, 0..4)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
         ]
     })
 }
@@ -77,7 +78,11 @@ fn check(result: &toolhook::ToolExecutionResult, tool: &str, names: &[String]) {
     if let Some(detail) = result.error_message.strip_prefix(&prefix) {
         let document_level =
             detail.starts_with("arguments are not valid JSON") || detail == "arguments must be a JSON object";
-        let names_a_path = names.iter().any(|n| detail.starts_with(&format!("{n}:")) || detail.starts_with(&format!("{n}[")) || detail.starts_with(&format!("{n}.")));
+        let names_a_path = names.iter().any(|n| {
+            detail.starts_with(&format!("{n}:"))
+                || detail.starts_with(&format!("{n}["))
+                || detail.starts_with(&format!("{n}."))
+        });
         assert!(document_level || names_a_path, "{tool}: error without a path: {detail}");
     }
 }

@@ -100,7 +100,8 @@ impl DeferredTools {
     pub fn resync(&self, session: &str, results: &[ToolExecutionResult]) {
         let mut names = HashSet::new();
         for result in results.iter().filter(|r| r.success) {
-            match result.structured_content.as_ref().and_then(|s| s.get("matched_tool_names")).and_then(Value::as_array) {
+            match result.structured_content.as_ref().and_then(|s| s.get("matched_tool_names")).and_then(Value::as_array)
+            {
                 Some(matched) => names.extend(matched.iter().filter_map(Value::as_str).map(str::to_owned)),
                 None => {
                     for line in result.content.lines() {
@@ -267,11 +268,8 @@ async fn run_tool_search(
         .filter(|s| s.visibility() == Visibility::Deferred && !s.name().trim().is_empty())
         .collect();
     let matches = search(&query, &pool, locale, limit);
-    let session = ctx
-        .as_ref()
-        .map(|c| c.session_id.clone())
-        .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| call.session_id.clone());
+    let session =
+        ctx.as_ref().map(|c| c.session_id.clone()).filter(|s| !s.is_empty()).unwrap_or_else(|| call.session_id.clone());
     let before = deferred.discovered(&session);
     let newly: Vec<String> = matches.iter().filter(|n| !before.contains(*n)).cloned().collect();
     deferred.discover(&session, matches.iter().cloned());
@@ -282,7 +280,9 @@ async fn run_tool_search(
     structured.insert("newly_discovered_tool_names".into(), json!(newly));
     if matches.is_empty() {
         let content = match locale {
-            Locale::En => "No matching deferred tools found. Try a more complete tool name, a prefix or other keywords.",
+            Locale::En => {
+                "No matching deferred tools found. Try a more complete tool name, a prefix or other keywords."
+            }
             Locale::ZhHans => "未找到匹配的 deferred tools，请尝试更完整的工具名、前缀或其他关键词。",
         };
         let mut result = ToolExecutionResult::success(call.tool_name, content);
@@ -292,7 +292,9 @@ async fn run_tool_search(
     let n = matches.len();
     let mut lines = vec![match (locale, n) {
         (Locale::En, 1) => "Found 1 deferred tool; it will be added to the available tools in later rounds:".to_owned(),
-        (Locale::En, n) => format!("Found {n} deferred tools; they will be added to the available tools in later rounds:"),
+        (Locale::En, n) => {
+            format!("Found {n} deferred tools; they will be added to the available tools in later rounds:")
+        }
         (Locale::ZhHans, n) => format!("已找到 {n} 个 deferred tools，它们会在后续轮次中加入可用工具列表："),
     }];
     for name in &matches {

@@ -48,7 +48,12 @@ pub struct ToolResultMedia {
 /// );
 /// assert_eq!(history.media[0].image.as_ref().map(Vec::len), Some(8));
 /// ```
-pub fn split_tool_result(call_id: &str, tool_name: &str, result: &ToolExecutionResult, locale: Locale) -> ToolResultHistory {
+pub fn split_tool_result(
+    call_id: &str,
+    tool_name: &str,
+    result: &ToolExecutionResult,
+    locale: Locale,
+) -> ToolResultHistory {
     let id = [call_id.trim(), tool_name.trim()].into_iter().find(|s| !s.is_empty()).unwrap_or("tool");
     let mut lines = Vec::new();
     let mut media = Vec::new();

@@ -25,11 +25,19 @@ impl ToolProvider for Numbered {
     fn listing_depends_on_context(&self) -> bool {
         false
     }
-    fn list_tools<'a>(&'a self, _: Option<&'a ToolAvailabilityContext>) -> BoxFuture<'a, Result<Vec<ToolSpec>, ToolError>> {
-        let specs = (0..self.count).map(|i| ToolSpec::builder(format!("{}{i}", self.prefix)).build().unwrap()).collect();
+    fn list_tools<'a>(
+        &'a self,
+        _: Option<&'a ToolAvailabilityContext>,
+    ) -> BoxFuture<'a, Result<Vec<ToolSpec>, ToolError>> {
+        let specs =
+            (0..self.count).map(|i| ToolSpec::builder(format!("{}{i}", self.prefix)).build().unwrap()).collect();
         Box::pin(std::future::ready(Ok(specs)))
     }
-    fn invoke<'a>(&'a self, call: ToolInvocation, _: Option<&'a ToolExecutionContext>) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
+    fn invoke<'a>(
+        &'a self,
+        call: ToolInvocation,
+        _: Option<&'a ToolExecutionContext>,
+    ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
         Box::pin(async move {
             tokio::task::yield_now().await;
             let content = format!("{}:{}:{}", self.name, call.tool_name, call.call_id);
@@ -50,7 +58,11 @@ async fn concurrent_calls_see_consistent_snapshots_while_providers_change() {
         tokio::spawn(async move {
             for round in 0..200 {
                 let name = format!("churn{}", round % 4);
-                registry.register_provider(Numbered { name: name.clone(), prefix: format!("c{}_", round % 4), count: 20 });
+                registry.register_provider(Numbered {
+                    name: name.clone(),
+                    prefix: format!("c{}_", round % 4),
+                    count: 20,
+                });
                 tokio::task::yield_now().await;
                 if round % 3 == 0 {
                     registry.unregister_provider(&name);
@@ -73,7 +85,8 @@ async fn concurrent_calls_see_consistent_snapshots_while_providers_change() {
                     (format!("c{c}_{}", i % 20), format!("churn{c}"))
                 };
                 let call_id = format!("w{worker}-{i}");
-                let result = registry.invoke(ToolInvocation::new(tool.clone(), "{}").with_call_id(call_id.clone()), None).await;
+                let result =
+                    registry.invoke(ToolInvocation::new(tool.clone(), "{}").with_call_id(call_id.clone()), None).await;
                 assert_eq!(result.tool_name, tool);
                 if result.success {
                     assert_eq!(result.content, format!("{owner}:{tool}:{call_id}"), "a call got another call's result");

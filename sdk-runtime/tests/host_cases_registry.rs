@@ -127,7 +127,10 @@ impl ToolProvider for Scripted {
     fn provider_type(&self) -> &str {
         &self.kind
     }
-    fn list_tools<'a>(&'a self, ctx: Option<&'a ToolAvailabilityContext>) -> BoxFuture<'a, Result<Vec<ToolSpec>, ToolError>> {
+    fn list_tools<'a>(
+        &'a self,
+        ctx: Option<&'a ToolAvailabilityContext>,
+    ) -> BoxFuture<'a, Result<Vec<ToolSpec>, ToolError>> {
         self.record.lock().unwrap().list_contexts.push(ctx.cloned());
         if let Some(message) = &self.list_fails {
             return Box::pin(std::future::ready(Err(ToolError::new("ListFailed", message.clone()))));
@@ -135,7 +138,11 @@ impl ToolProvider for Scripted {
         let specs = self.tools.iter().filter(|t| matches_when(t, ctx)).map(build_spec).collect();
         Box::pin(std::future::ready(Ok(specs)))
     }
-    fn invoke<'a>(&'a self, call: ToolInvocation, _: Option<&'a ToolExecutionContext>) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
+    fn invoke<'a>(
+        &'a self,
+        call: ToolInvocation,
+        _: Option<&'a ToolExecutionContext>,
+    ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
         self.record.lock().unwrap().received.push(call.clone());
         let tool = self.tools.iter().find(|t| t["name"] == call.tool_name).cloned().unwrap_or(Value::Null);
         let dropped = self.dropped.clone();
@@ -230,7 +237,9 @@ fn setup(setup: &Value) -> Fixture {
         fixture.records.push((scripted.name.clone(), record));
         fixture.registry.register_provider(scripted);
     }
-    let deferred_setup = setup.get("visible_tools").is_some() || setup.get("deferred_tools").is_some() || setup.get("builtin_tools").is_some();
+    let deferred_setup = setup.get("visible_tools").is_some()
+        || setup.get("deferred_tools").is_some()
+        || setup.get("builtin_tools").is_some();
     if deferred_setup {
         let mut builtin = BuiltinToolProvider::with_deferred(deferred).locale(locale);
         if setup.get("without_tool_search") == Some(&Value::Bool(true)) {
@@ -238,7 +247,9 @@ fn setup(setup: &Value) -> Fixture {
         }
         for entry in setup.get("builtin_tools").and_then(Value::as_array).into_iter().flatten() {
             let spec = ToolSpec::builder(entry["name"].as_str().unwrap()).build().unwrap();
-            let mut tool = BuiltinTool::new(spec, |call, _| async move { Ok(ToolExecutionResult::success(call.tool_name.clone(), "ran")) });
+            let mut tool = BuiltinTool::new(spec, |call, _| async move {
+                Ok(ToolExecutionResult::success(call.tool_name.clone(), "ran"))
+            });
             tool = tool.phase(match entry.get("phase").and_then(Value::as_str) {
                 Some("timing") => PhaseFilter::Timing,
                 Some("both") => PhaseFilter::Both,
@@ -278,7 +289,11 @@ fn setup(setup: &Value) -> Fixture {
             .iter()
             .map(|p| PluginToolsSpec {
                 id: p["id"].as_str().unwrap().to_owned(),
-                source: if p.get("source").and_then(Value::as_str) == Some("builtin") { Source::Builtin } else { Source::ThirdParty },
+                source: if p.get("source").and_then(Value::as_str) == Some("builtin") {
+                    Source::Builtin
+                } else {
+                    Source::ThirdParty
+                },
                 state: serde_json::from_value::<PluginState>(p["state"].clone()).unwrap(),
                 tools: p["tools"]
                     .as_array()
@@ -387,10 +402,17 @@ async fn run_step(case: &str, f: &Fixture, action: &Value, expected: &Value, loc
         "get_llm_definitions" => {
             let dialect: Dialect = args["dialect"].as_str().unwrap().parse().unwrap();
             let defs = f.registry.get_llm_definitions(availability(args.get("context")).as_ref(), dialect).await;
-            assert_eq!(serde_json::to_string(&defs).unwrap(), serde_json::to_string(&expected["definitions"]).unwrap(), "{case}");
+            assert_eq!(
+                serde_json::to_string(&defs).unwrap(),
+                serde_json::to_string(&expected["definitions"]).unwrap(),
+                "{case}"
+            );
         }
         "invoke" | "invoke_deferred" => {
-            let mut call = ToolInvocation::new(args["tool_name"].as_str().unwrap(), args.get("arguments").cloned().unwrap_or(Value::Null));
+            let mut call = ToolInvocation::new(
+                args["tool_name"].as_str().unwrap(),
+                args.get("arguments").cloned().unwrap_or(Value::Null),
+            );
             if let Some(id) = args.get("call_id").and_then(Value::as_str) {
                 call = call.with_call_id(id);
             }
@@ -416,11 +438,16 @@ async fn run_step(case: &str, f: &Fixture, action: &Value, expected: &Value, loc
             }
             if let Some(e) = expected.get("argument_object") {
                 partial(case, "argument_object", e, result.structured_content.as_ref().unwrap());
-                assert_eq!(serde_json::to_string(result.structured_content.as_ref().unwrap()).unwrap(), serde_json::to_string(e).unwrap(), "{case}: argument order");
+                assert_eq!(
+                    serde_json::to_string(result.structured_content.as_ref().unwrap()).unwrap(),
+                    serde_json::to_string(e).unwrap(),
+                    "{case}: argument order"
+                );
             }
             if let Some(e) = expected.get("provider_received") {
                 let provider = e.get("provider").and_then(Value::as_str);
-                let record = f.records.iter().find(|(n, _)| provider.is_none_or(|p| p == n)).map(|(_, r)| r.clone()).unwrap();
+                let record =
+                    f.records.iter().find(|(n, _)| provider.is_none_or(|p| p == n)).map(|(_, r)| r.clone()).unwrap();
                 let received = record.lock().unwrap().received.last().cloned().unwrap();
                 let mut view = serde_json::to_value(&received).unwrap();
                 view["provider"] = json!(provider);
@@ -448,11 +475,15 @@ async fn run_step(case: &str, f: &Fixture, action: &Value, expected: &Value, loc
             }
         }
         "get_tool_spec" => {
-            let spec = f.registry.get_tool_spec(args["name"].as_str().unwrap(), availability(args.get("context")).as_ref()).await;
+            let spec = f
+                .registry
+                .get_tool_spec(args["name"].as_str().unwrap(), availability(args.get("context")).as_ref())
+                .await;
             partial(case, "spec", &expected["spec"], &spec.map(|s| spec_view(&s, locale)).unwrap_or(Value::Null));
         }
         "has_tool" => {
-            let has = f.registry.has_tool(args["name"].as_str().unwrap(), availability(args.get("context")).as_ref()).await;
+            let has =
+                f.registry.has_tool(args["name"].as_str().unwrap(), availability(args.get("context")).as_ref()).await;
             assert_eq!(json!(has), expected["returned"], "{case}");
         }
         "register" => {
@@ -502,8 +533,10 @@ async fn run_step(case: &str, f: &Fixture, action: &Value, expected: &Value, loc
                 assert_eq!(json!(counts), *e, "{case}");
             }
             if let Some(e) = expected.get("matched_tool_names") {
-                let names: Vec<Value> =
-                    results.iter().map(|r| r.structured_content.as_ref().unwrap()["matched_tool_names"].clone()).collect();
+                let names: Vec<Value> = results
+                    .iter()
+                    .map(|r| r.structured_content.as_ref().unwrap()["matched_tool_names"].clone())
+                    .collect();
                 assert_eq!(json!(names), *e, "{case}");
             }
         }
@@ -511,7 +544,11 @@ async fn run_step(case: &str, f: &Fixture, action: &Value, expected: &Value, loc
             let ctx = execution(args.get("context")).unwrap();
             let round = f.deferred.prepare_round(&f.registry, &ctx).await;
             if let Some(e) = expected.get("advertised") {
-                assert_eq!(json!(round.advertised().iter().map(ToolSpec::name).collect::<Vec<_>>()), *e, "{case}: advertised");
+                assert_eq!(
+                    json!(round.advertised().iter().map(ToolSpec::name).collect::<Vec<_>>()),
+                    *e,
+                    "{case}: advertised"
+                );
             }
             if let Some(e) = expected.get("pool") {
                 assert_eq!(json!(round.pool().iter().map(ToolSpec::name).collect::<Vec<_>>()), *e, "{case}: pool");
@@ -553,7 +590,8 @@ async fn run_case(case: &Value) {
         let logs = logs.clone();
         move || LogCount(logs.clone())
     };
-    let subscriber = tracing_subscriber::fmt().with_writer(writer).with_ansi(false).with_max_level(tracing::Level::WARN).finish();
+    let subscriber =
+        tracing_subscriber::fmt().with_writer(writer).with_ansi(false).with_max_level(tracing::Level::WARN).finish();
     let _guard = tracing::subscriber::set_default(subscriber);
     let fixture = setup(&case["setup"]);
     let locale = fixture.registry.locale();
@@ -586,7 +624,13 @@ fn cases() -> Vec<Value> {
     let path = format!("{}/../../shared/spec/vectors/host_cases.json", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
     let all: Value = serde_json::from_str(&text).unwrap();
-    all["cases"].as_array().unwrap().iter().filter(|c| !c["feature"].as_str().unwrap().starts_with("hooks.")).cloned().collect()
+    all["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| !c["feature"].as_str().unwrap().starts_with("hooks."))
+        .cloned()
+        .collect()
 }
 
 #[tokio::test(start_paused = true)]

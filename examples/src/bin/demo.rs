@@ -1,29 +1,34 @@
-//! The toolhook demo host: the tool definitions a model receives, then a scripted model turn with
-//! every kind of result, and the history the model would see next.
+//! The toolhook demo host: it loads the example plugins, prints the tool definitions a model
+//! receives, plays a scripted model turn with every kind of result and the history the model would
+//! see next, fires hooks (a moderation chain and the model-routing scenario), and answers chat
+//! commands.
 //!
 //! ```text
-//! cargo run -p toolhook-examples --bin demo -- [--dialect D] [--locale L] [--calls FILE] [--definitions]
+//! cargo run -p toolhook-examples --bin demo -- [--dialect D] [--locale L] [--calls FILE] [--definitions] [--manifest]
 //! ```
 
 use serde_json::{Value, json};
 use std::process::ExitCode;
 use toolhook::{DeclaredTool, Dialect, Locale, ToolExecutionContext, ToolExecutionResult, ToolInvocation};
+use toolhook_runtime::hooks::{HookDispatcher, HookSpecRegistry};
 use toolhook_runtime::{
-    BuiltinToolProvider, DeferredTools, HistoryMessage, PluginToolProvider, RegistryConfig, ToolRegistry, batch_history,
+    BuiltinToolProvider, CommandSet, DeferredTools, HistoryMessage, HostClassification, MemoryConfigSource, PluginHost,
+    PluginSet, RegistryConfig, ToolRegistry, batch_history, manifest,
 };
 
 // Link the example plugins.
 use toolhook_examples as _;
 
 const USAGE: &str = "\
-Usage: demo [--dialect D] [--locale L] [--calls FILE] [--definitions]
+Usage: demo [--dialect D] [--locale L] [--calls FILE] [--definitions] [--manifest]
 
   --dialect D     openai-chat (default), openai-chat-strict, openai-responses,
                   openai-responses-strict, anthropic, gemini, mcp, neutral
   --locale L      en (default) or zh-Hans
   --calls FILE    play the tool calls in FILE (JSON lines: {\"name\", \"arguments\",
                   \"call_id\"?, \"round\"?}) instead of the embedded script
-  --definitions   print every example tool's definition in every dialect and locale";
+  --definitions   print every example tool's definition in every dialect and locale
+  --manifest      print the JSON manifest of every plugin and component";
 
 /// The embedded default script: rounds of tool calls as a model would make them.
 const SCRIPT: &str = r#"
@@ -46,11 +51,13 @@ struct Options {
     locale: Locale,
     calls: Option<String>,
     definitions: bool,
+    manifest: bool,
 }
 
 fn parse_options() -> Result<Options, String> {
     use lexopt::prelude::*;
-    let mut options = Options { dialect: Dialect::OpenAiChat, locale: Locale::En, calls: None, definitions: false };
+    let mut options =
+        Options { dialect: Dialect::OpenAiChat, locale: Locale::En, calls: None, definitions: false, manifest: false };
     let mut parser = lexopt::Parser::from_env();
     while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
         match arg {
@@ -62,8 +69,11 @@ fn parse_options() -> Result<Options, String> {
                 let value = parser.value().map_err(|e| e.to_string())?;
                 options.locale = value.string().map_err(|e| e.to_string())?.parse().map_err(|e| format!("{e}"))?;
             }
-            Long("calls") => options.calls = Some(parser.value().map_err(|e| e.to_string())?.string().map_err(|e| e.to_string())?),
+            Long("calls") => {
+                options.calls = Some(parser.value().map_err(|e| e.to_string())?.string().map_err(|e| e.to_string())?)
+            }
             Long("definitions") => options.definitions = true,
+            Long("manifest") => options.manifest = true,
             Short('h') | Long("help") => return Err(String::new()),
             other => return Err(other.unexpected().to_string()),
         }
@@ -116,6 +126,11 @@ async fn run(options: Options) -> Result<(), String> {
         print_all_definitions();
         return Ok(());
     }
+    let classification = HostClassification::default().builtin(["examples.routing"]);
+    if options.manifest {
+        println!("{}", manifest::to_string_pretty(&PluginSet::collect(), &classification));
+        return Ok(());
+    }
     let calls = match &options.calls {
         Some(path) => {
             let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
@@ -128,7 +143,21 @@ async fn run(options: Options) -> Result<(), String> {
     let deferred = builtin.deferred().clone();
     let registry = ToolRegistry::new(RegistryConfig::default().locale(locale));
     registry.register_provider(builtin);
-    registry.register_provider(PluginToolProvider::from_declared());
+    let dispatcher =
+        HookDispatcher::builder().specs(HookSpecRegistry::with_builtin_catalogue_in(locale)).locale(locale).build();
+    let configs = MemoryConfigSource::new()
+        .with("examples.reminders", json!({"plugin": {"config_version": "1.0.0"}, "max_per_user": 2}));
+    let host = PluginHost::builder()
+        .registry(&registry)
+        .dispatcher(&dispatcher)
+        .config_source(configs)
+        .classification(classification)
+        .build();
+    heading("Plugins");
+    for outcome in host.load_all().await {
+        let reason = outcome.reason.map(|r| format!(" ({r})")).unwrap_or_default();
+        println!("{:<22} {}{reason}", outcome.plugin_id, outcome.state);
+    }
     let ctx = ToolExecutionContext {
         session_id: "demo-session".into(),
         stream_id: "demo-stream".into(),
@@ -153,6 +182,81 @@ async fn run(options: Options) -> Result<(), String> {
     for round_number in rounds {
         play_round(&registry, &deferred, &ctx, round_number, calls.0.iter().filter(|c| c.0 == round_number)).await;
     }
+
+    heading("Hooks: a message passes the moderation chain");
+    hook_scene(&dispatcher).await?;
+
+    heading("Hooks: the planner picks how hard the replyer works");
+    routing_scene(&dispatcher).await?;
+
+    heading("Chat commands (tools that double as commands)");
+    let mut commands = CommandSet::new(&registry);
+    commands.extend(host.plugins().commands());
+    println!("{}", commands.help(&ctx, locale).await);
+    for message in
+        ["天气 Paris 2", "remember buy milk", "remind call mum", "remind water plants", "reminders", "weather"]
+    {
+        if let Some(reply) = commands.run(message, &ctx).await {
+            println!("\n/{message}\n  {}", reply.text(locale).replace('\n', "\n  "));
+        }
+    }
+
+    host.shutdown().await;
+    dispatcher.shutdown().await;
+    Ok(())
+}
+
+async fn hook_scene(dispatcher: &HookDispatcher) -> Result<(), String> {
+    for text in ["can u help me with u r homework", "buy cheap spam now"] {
+        println!("\nmessage: {text:?}");
+        let kwargs = json!({"message": {"text": text, "sender": "user-42"}});
+        let before = dispatcher.invoke_with("chat.receive.before_process", &kwargs).await.map_err(|e| e.to_string())?;
+        if before.aborted {
+            println!(
+                "  chat.receive.before_process: aborted by {} {}",
+                before.stopped_by.as_deref().unwrap_or("?"),
+                Value::Array(before.custom_results.clone())
+            );
+            continue;
+        }
+        println!("  chat.receive.before_process: {}", before.kwargs);
+        let after =
+            dispatcher.invoke_and_wait("chat.receive.after_process", before.kwargs).await.map_err(|e| e.to_string())?;
+        println!("  chat.receive.after_process: {} error(s)", after.errors.len());
+    }
+    Ok(())
+}
+
+async fn routing_scene(dispatcher: &HookDispatcher) -> Result<(), String> {
+    let planner = json!({
+        "items": [], "item_schema_version": 1, "selected_history_count": 4, "built_message_count": 5,
+        "selection_reason": "recent context", "session_id": "demo-session",
+        "tool_definitions": [
+            {"type": "function", "function": {"name": "reply", "description": "Reply to the chat",
+             "parameters": {"type": "object", "properties": {"reason": {"type": "string"}}, "required": []}}},
+            {"type": "function", "function": {"name": "wait", "description": "Wait",
+             "parameters": {"type": "object", "properties": {}, "required": []}}}
+        ]
+    });
+    let planned =
+        dispatcher.invoke_with("maisaka.planner.before_request", &planner).await.map_err(|e| e.to_string())?;
+    let reply = &planned.kwargs.get("tool_definitions").cloned().unwrap_or_default()[0];
+    println!("the reply tool now offers: {}", reply["function"]["parameters"]["properties"]["thinking_level"]);
+    for level in ["normal", "deep"] {
+        let request = json!({
+            "session_id": "demo-session", "request_type": "reply", "task_name": "replyer", "model_name": "",
+            "extra_prompt": "Be brief.", "attempt": 1, "retry_count": 0, "max_retries": 2,
+            "reply_message_id": "m-1", "reply_reason": "the user asked a question", "selected_expression_ids": [],
+            "reply_tool_args": {"thinking_level": level}
+        });
+        let routed =
+            dispatcher.invoke_with("maisaka.replyer.before_request", &request).await.map_err(|e| e.to_string())?;
+        println!(
+            "thinking_level={level}: model_name={} extra_prompt={}",
+            routed.kwargs.get("model_name").cloned().unwrap_or_default(),
+            routed.kwargs.get("extra_prompt").cloned().unwrap_or_default()
+        );
+    }
     Ok(())
 }
 
@@ -171,7 +275,8 @@ async fn play_round<'a>(
         println!("\n→ {} {}", call.tool_name, call.arguments.as_text());
         let result = deferred.invoke(registry, call.clone(), ctx).await;
         let status = if result.success { "ok" } else { "failed" };
-        let text = if result.success { result.history_content(registry.locale()) } else { result.error_message.clone() };
+        let text =
+            if result.success { result.history_content(registry.locale()) } else { result.error_message.clone() };
         println!("← {status}: {}", text.replace('\n', "\n  "));
         results.push((call.call_id.clone(), result));
     }
@@ -183,7 +288,8 @@ async fn play_round<'a>(
                 println!("  [tool {call_id}] {}", content.replace('\n', "\n      "));
             }
             HistoryMessage::Media(media) => {
-                let image = media.image.as_ref().map(|b| format!(" ({} image bytes attached)", b.len())).unwrap_or_default();
+                let image =
+                    media.image.as_ref().map(|b| format!(" ({} image bytes attached)", b.len())).unwrap_or_default();
                 println!("  [user] {}{image}", media.visible_text.replace('\n', "\n      "));
             }
             HistoryMessage::Post(value) => println!("  [post] {value}"),
@@ -195,13 +301,17 @@ fn parse_calls(text: &str) -> Result<Vec<(u64, ToolInvocation)>, String> {
     let mut calls = Vec::new();
     for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         let value: Value = serde_json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1))?;
-        let name = value.get("name").and_then(Value::as_str).ok_or_else(|| format!("line {}: missing \"name\"", i + 1))?;
+        let name =
+            value.get("name").and_then(Value::as_str).ok_or_else(|| format!("line {}: missing \"name\"", i + 1))?;
         let arguments = match value.get("arguments") {
             Some(Value::String(text)) => toolhook::ToolArguments::Text(text.clone()),
             Some(other) => toolhook::ToolArguments::Value(other.clone()),
             None => toolhook::ToolArguments::Value(json!({})),
         };
-        let call_id = value.get("call_id").and_then(Value::as_str).map_or_else(|| format!("call_{}", calls.len() + 1), str::to_owned);
+        let call_id = value
+            .get("call_id")
+            .and_then(Value::as_str)
+            .map_or_else(|| format!("call_{}", calls.len() + 1), str::to_owned);
         let round = value.get("round").and_then(Value::as_u64).unwrap_or(1);
         calls.push((round, ToolInvocation::new(name, arguments).with_call_id(call_id).with_session_id("demo-session")));
     }

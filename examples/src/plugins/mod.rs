@@ -1,8 +1,12 @@
-//! The example tools, one concept per module.
+//! The example plugins, one concept per module.
 
 pub mod admin;
 pub mod calculator;
 pub mod chart;
 pub mod flaky;
+pub mod legacy;
+pub mod moderation;
+pub mod reminders;
+pub mod routing;
 pub mod weather;
 pub mod web;

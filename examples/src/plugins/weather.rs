@@ -1,11 +1,12 @@
 //! A tool with an enum parameter and defaults.
 
-use toolhook::tool;
+use toolhook::{command, tool};
 
 /// Look up the weather forecast for a city.
 ///
 /// Forecasts more than five days ahead are unreliable.
 #[tool(core_tool = true)]
+#[command(alias = ["天气"], pattern = "weather <city:text> [days:integer] [unit:text]", examples = ["weather Paris", "天气 北京 2"])]
 pub async fn weather(
     /// City name, e.g. "Paris".
     city: String,
