@@ -1,0 +1,66 @@
+//! Every case of `../shared/spec/vectors/results.json`, split into the tool message and its media
+//! messages as a host writes them into the history (tools.md §7.5).
+
+use serde_json::Value;
+use toolhook::{Locale, ToolExecutionResult};
+use toolhook_runtime::split_tool_result;
+
+#[test]
+fn every_results_vector_splits_into_the_expected_history_messages() {
+    let path = format!("{}/../../shared/spec/vectors/results.json", env!("CARGO_MANIFEST_DIR"));
+    let cases: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert!(!cases.is_empty());
+    for case in cases {
+        let name = case["case"].as_str().unwrap();
+        let tool = case["tool_name"].as_str().unwrap();
+        let call_id = case["call_id"].as_str().unwrap();
+        let expected = &case["expected"];
+        for (locale, key) in [(Locale::En, "en"), (Locale::ZhHans, "zh_hans")] {
+            let result = ToolExecutionResult::from_raw_in(tool, case["input"].clone(), locale);
+            let split = split_tool_result(call_id, tool, &result, locale);
+            assert_eq!(split.tool_message, expected[format!("tool_message_{key}")], "{name}: tool message ({locale})");
+            let media = expected["media"].as_array().unwrap();
+            assert_eq!(split.media.len(), media.len(), "{name}: media count ({locale})");
+            for (actual, want) in split.media.iter().zip(media) {
+                assert_eq!(actual.message_id, want["message_id"], "{name}");
+                assert_eq!(actual.tool_call_id, want["tool_call_id"], "{name}");
+                assert_eq!(actual.item_index as u64, want["item_index"].as_u64().unwrap(), "{name}");
+                assert_eq!(actual.header_text, want["header_text"], "{name}");
+                assert_eq!(actual.visible_text, want[format!("visible_text_{key}")], "{name}: visible text ({locale})");
+                let bytes = actual.image.as_ref().map_or(0, Vec::len) as u64;
+                assert_eq!(bytes, want["image_bytes"].as_u64().unwrap(), "{name}: image bytes");
+            }
+        }
+    }
+}
+
+#[test]
+fn an_empty_result_still_tells_the_model_what_happened() {
+    let ok = ToolExecutionResult::success("t", "  ");
+    assert_eq!(split_tool_result("c", "t", &ok, Locale::En).tool_message, "Tool executed successfully.");
+    assert_eq!(split_tool_result("c", "t", &ok, Locale::ZhHans).tool_message, "工具执行成功。");
+    let failed = ToolExecutionResult::failure("t", "");
+    assert_eq!(split_tool_result("c", "draw", &failed, Locale::En).tool_message, "Tool draw failed.");
+    assert_eq!(split_tool_result("c", "draw", &failed, Locale::ZhHans).tool_message, "工具 draw 执行失败。");
+}
+
+#[test]
+fn post_history_messages_follow_the_whole_batch() {
+    use serde_json::json;
+    use toolhook_runtime::{HistoryMessage, batch_history};
+    let mut first = ToolExecutionResult::success("a", "one");
+    first.post_history_messages.push(json!({"role": "user", "content": "after a"}));
+    let mut second = ToolExecutionResult::success("b", "two");
+    second.content_items.push(toolhook::ToolContentItem::image("AAAA", "image/png"));
+    second.post_history_messages.push(json!({"role": "user", "content": "after b"}));
+    let history = batch_history([("c1", &first), ("c2", &second)], Locale::En);
+    let kinds: Vec<&str> = history
+        .iter()
+        .map(|m| match m {
+            HistoryMessage::Tool { .. } => "tool",
+            HistoryMessage::Media(_) => "media",
+            HistoryMessage::Post(_) => "post",
+        })
+        .collect();
+    assert_eq!(kinds, ["tool", "tool", "media", "post", "post"]);
+}
