@@ -12,6 +12,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
+use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
@@ -597,8 +598,14 @@ impl Inner {
         let call = Arc::clone(&handler.call);
         // Created inside the guarded future, so a panic before the handler's first await is
         // caught too; on timeout the future is dropped, cancelling the handler.
-        let guarded = AssertUnwindSafe(async move { call(kwargs, ctx).await }).catch_unwind();
-        match tokio::time::timeout(timeout, guarded).await {
+        let mut guarded = std::pin::pin!(AssertUnwindSafe(async move { call(kwargs, ctx).await }).catch_unwind());
+        // Most handlers finish on their first poll: only one that has to wait arms the timer.
+        let first = std::future::poll_fn(|cx| std::task::Poll::Ready(guarded.as_mut().poll(cx))).await;
+        let outcome = match first {
+            std::task::Poll::Ready(output) => Ok(output),
+            std::task::Poll::Pending => tokio::time::timeout(timeout, guarded.as_mut()).await,
+        };
+        match outcome {
             Err(_) => {
                 ticket.report(Verdict::Failure);
                 Run::TimedOut(timeout)
