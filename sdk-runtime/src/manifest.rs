@@ -2,7 +2,7 @@
 //! languages. Needs no instance and runs no lifecycle method.
 
 use crate::command::CommandSpec;
-use crate::plugins::{CollectedPlugin, HostClassification, PluginSet, normalise};
+use crate::plugins::{CollectedPlugin, HostClassification, PluginSet};
 use serde_json::{Map, Value, json};
 use toolhook::__private::ToolKind;
 use toolhook::{Locale, ToolSpec};
@@ -35,8 +35,8 @@ fn plugin(p: &CollectedPlugin, classification: &HostClassification) -> Value {
         json!({
             "version": c.version,
             "subscriptions": c.subscriptions.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
-            "schema": (c.schema)(),
-            "default": normalise(Some(c), None).map(|n| n.document).unwrap_or(Value::Null),
+            "schema": p.config_schema(),
+            "default": p.default_config().and_then(Result::ok),
         })
     });
     let mut out = Map::new();

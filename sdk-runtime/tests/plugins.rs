@@ -398,6 +398,26 @@ fn an_absent_document_becomes_the_defaults() {
 }
 
 #[test]
+fn a_host_ui_gets_the_config_schema_version_and_defaults_of_a_collected_plugin() {
+    let set = PluginSet::collect();
+    let weather = set.get("acme.weather").unwrap();
+    let schema = weather.config_schema().unwrap();
+    assert_eq!(schema["title"], "WeatherConfig");
+    assert_eq!(schema["properties"]["api_key"]["description"], "The forecast service's key.");
+    let behaviour = &schema["$defs"]["Behaviour"]["properties"];
+    assert_eq!(behaviour["days"]["type"], "integer");
+    assert_eq!(behaviour["mode"]["description"], "`fast` or `slow`.");
+    assert_eq!(weather.config_version(), Some("1.0.0"));
+    let defaults = weather.default_config().unwrap().unwrap();
+    assert_eq!(defaults, normalise(Some(weather_config()), None).unwrap().document);
+    assert_eq!(defaults["behaviour"]["days"], 3);
+
+    let default_plugin = set.plugins().find(|p| p.is_default_plugin()).unwrap();
+    assert!(default_plugin.config_schema().is_none());
+    assert!(default_plugin.config_version().is_none() && default_plugin.default_config().is_none());
+}
+
+#[test]
 fn missing_keys_are_filled_and_unknown_ones_dropped() {
     let stored = json!({"plugin": {"config_version": "1.0.0"}, "behaviour": {"mode": "slow"}, "zzz": 1});
     let n = normalise(Some(weather_config()), Some(&stored)).unwrap();

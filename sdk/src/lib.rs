@@ -136,6 +136,9 @@ pub use schemars;
 /// Re-exported so plugin crates can derive `Deserialize` without depending on serde
 /// (`#[serde(crate = "toolhook::serde")]`).
 pub use serde;
+/// Re-exported so plugin crates can name `serde_json::Value` (hook arguments, config documents,
+/// untyped parameters) without depending on serde_json.
+pub use serde_json;
 
 /// A boxed, `Send` future: what providers and generated invokers return.
 pub type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;

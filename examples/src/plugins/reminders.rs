@@ -45,13 +45,17 @@ impl Reminders {
         self.by_user.lock().unwrap_or_else(|p| p.into_inner()).clear();
     }
 
-    async fn on_config_update(
-        &self,
-        scope: ConfigScope,
-        config: &toolhook::__private::serde_json::Value,
-        version: &str,
-    ) {
-        let _ = (scope, config, version);
+    /// The host has already validated the new document and handed it to the context; a lower
+    /// `max_per_user` drops each user's oldest reminders beyond it.
+    async fn on_config_update(&self, scope: ConfigScope, _config: &toolhook::serde_json::Value, _version: &str) {
+        if scope != ConfigScope::Own {
+            return;
+        }
+        let max = self.config().max_per_user;
+        for list in self.by_user.lock().unwrap_or_else(|p| p.into_inner()).values_mut() {
+            let excess = list.len().saturating_sub(max);
+            list.drain(..excess);
+        }
     }
 
     fn config(&self) -> RemindersConfig {

@@ -1,6 +1,7 @@
 //! Collecting every plugin and component linked into the program (plugins.md §1.4).
 
 use crate::command::CommandSpec;
+use crate::plugins::config::{ConfigError, normalise};
 use crate::provider::plugin::PluginTool;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -128,6 +129,24 @@ impl CollectedPlugin {
     /// Why it cannot load; empty when it can.
     pub fn problems(&self) -> &[String] {
         &self.problems
+    }
+
+    /// The JSON Schema of its config type (`#[plugin(config = …)]`), for a host UI that renders a
+    /// settings form; `None` when it declares no config.
+    pub fn config_schema(&self) -> Option<Value> {
+        self.config().map(|c| (c.schema)())
+    }
+
+    /// The version its config documents carry (`config_version = …`, default `1.0.0`).
+    pub fn config_version(&self) -> Option<&'static str> {
+        self.config().map(|c| c.version)
+    }
+
+    /// The document a host stores when it has none yet: the config type's defaults with the
+    /// `plugin` section (plugins.md §4). `Err` when the defaults do not serialise.
+    pub fn default_config(&self) -> Option<Result<Value, ConfigError>> {
+        let declaration = self.config()?;
+        Some(normalise(Some(declaration), None).map(|n| n.document))
     }
 
     /// The declared config type, if any.

@@ -1,0 +1,56 @@
+//! The reminders example plugin as a host runs it: typed config from the host's store, state
+//! shared by its tools, and a config update that takes effect at once.
+
+use serde_json::json;
+use toolhook::{ConfigScope, ToolExecutionContext, ToolInvocation};
+use toolhook_examples as _;
+use toolhook_runtime::{MemoryConfigSource, PluginHost, PluginSet, PluginState, ToolRegistry};
+
+fn ctx() -> ToolExecutionContext {
+    ToolExecutionContext { user_id: "user-1".into(), ..Default::default() }
+}
+
+async fn call(registry: &ToolRegistry, tool: &str, arguments: serde_json::Value) -> String {
+    let result = registry.invoke(ToolInvocation::new(tool, arguments), Some(&ctx())).await;
+    result.history_content(toolhook::Locale::En)
+}
+
+#[tokio::test]
+async fn lowering_max_per_user_drops_the_oldest_reminders() {
+    let registry = ToolRegistry::default();
+    let source = MemoryConfigSource::new()
+        .with("examples.reminders", json!({"plugin": {"config_version": "1.0.0"}, "max_per_user": 3}));
+    let host = PluginHost::builder()
+        .plugins(PluginSet::collect().only(["examples.reminders"]))
+        .registry(&registry)
+        .config_source(source)
+        .build();
+    host.load_all().await;
+    assert_eq!(host.state("examples.reminders"), Some(PluginState::Loaded));
+
+    for what in ["milk", "bread", "eggs"] {
+        assert_eq!(call(&registry, "remember", json!({"text": what})).await, format!("Noted: {what}"));
+    }
+    assert!(call(&registry, "remember", json!({"text": "tea"})).await.contains("already have 3 reminders"));
+
+    let lower = json!({"plugin": {"config_version": "1.0.0"}, "max_per_user": 1, "confirmation": "OK"});
+    host.update_config("examples.reminders", ConfigScope::Own, lower, "1.0.0").await.unwrap();
+    assert_eq!(call(&registry, "reminders", json!({})).await, "- eggs");
+    assert!(call(&registry, "remember", json!({"text": "tea"})).await.contains("already have 1 reminders"));
+}
+
+#[tokio::test]
+async fn a_config_that_fails_on_load_keeps_the_tools_out() {
+    let registry = ToolRegistry::default();
+    let source = MemoryConfigSource::new()
+        .with("examples.reminders", json!({"plugin": {"config_version": "1.0.0"}, "max_per_user": 0}));
+    let host = PluginHost::builder()
+        .plugins(PluginSet::collect().only(["examples.reminders"]))
+        .registry(&registry)
+        .config_source(source)
+        .build();
+    host.load_all().await;
+    assert_eq!(host.state("examples.reminders"), Some(PluginState::Failed));
+    assert_eq!(host.reason("examples.reminders").as_deref(), Some("max_per_user must be at least 1"));
+    assert!(!registry.has_tool("remember", None).await);
+}
