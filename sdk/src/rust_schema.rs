@@ -27,7 +27,7 @@ impl SchemaCx {
     pub fn schema<T: JsonSchema + ?Sized>(&mut self) -> Value {
         let root = self.generator.root_schema_for::<T>().to_value();
         match clean_root(root, &mut self.defs) {
-            Ok(schema) => schema,
+            Ok(schema) => like_the_macro(schema),
             Err(detail) => {
                 self.error.get_or_insert(ToolSpecError::UntypedParameter {
                     tool: self.tool.to_owned(),
@@ -38,6 +38,34 @@ impl SchemaCx {
             }
         }
     }
+}
+
+/// Parameter schemas of types the macro could not recognise by path (an alias, a bare `Value` or
+/// `Map` import) made equal to what the macro renders for the recognised ones (tools.md §3.5):
+/// a schema that accepts any JSON (`true`, or `{}` with at most a description, schemars' form of
+/// `serde_json::Value`) becomes an open object, since untyped schemas are rejected by some model
+/// APIs; a map (`{"type":"object","additionalProperties":…}` without `properties`) gets the
+/// empty `properties` and `required` the macro writes.
+fn like_the_macro(schema: Value) -> Value {
+    let (values, description) = match &schema {
+        Value::Bool(true) => (Value::Bool(true), None),
+        Value::Object(map) if map.keys().all(|k| k == "description") => {
+            (Value::Bool(true), map.get("description").cloned())
+        }
+        Value::Object(map)
+            if map.get("type").and_then(Value::as_str) == Some("object")
+                && !map.contains_key("properties")
+                && map.keys().all(|k| matches!(k.as_str(), "type" | "description" | "additionalProperties")) =>
+        {
+            (map.get("additionalProperties").cloned().unwrap_or(Value::Bool(true)), map.get("description").cloned())
+        }
+        _ => return schema,
+    };
+    let mut object = map_of(values);
+    if let (Some(description), Value::Object(map)) = (description, &mut object) {
+        map.insert("description".into(), description);
+    }
+    object
 }
 
 /// `{"type":"array","items":items}`.

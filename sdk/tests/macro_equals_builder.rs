@@ -212,6 +212,41 @@ fn collection_types_match_the_builder() {
     );
 }
 
+mod imported_names {
+    use serde_json::{Map, Value};
+    use toolhook::tool;
+
+    type Document = Value;
+    type Counts = std::collections::HashMap<String, u32>;
+
+    /// JSON through imported names and aliases.
+    #[tool]
+    pub(crate) fn imported_json(a: Value, b: Map<String, Value>, c: Document, d: Option<Value>, e: Counts) {
+        let _ = (a, b, c, d, e);
+    }
+}
+
+#[test]
+fn json_values_named_without_their_path_get_the_same_open_object_schema() {
+    let _ = imported_names::imported_json;
+    let object = |name: &str| P::new(name, T::Object).properties(Default::default()).additional_properties(json!(true));
+    // Composed by schemars, which also states the unsigned range.
+    let counts = P::new("e", T::Object)
+        .properties(Default::default())
+        .additional_properties(json!({"type": "integer", "minimum": 0}));
+    let list = vec![object("a"), object("b"), object("c"), object("d").required(false), counts];
+    let spec = declared("imported_json");
+    assert_eq!(spec.parameters_schema()["properties"]["c"]["type"], "object");
+    same(
+        &spec,
+        &ToolSpec::builder("imported_json")
+            .brief_description("JSON through imported names and aliases.")
+            .parameters(list)
+            .build()
+            .unwrap(),
+    );
+}
+
 // ---- user types ---------------------------------------------------------------------------------
 
 /// A filter on one field.
