@@ -193,12 +193,24 @@ fn expand_item(
     let generated = tool::generate(fn_attrs, sig, &attrs, &analysis, owner, crate::Kind::Action, Some(compose))?;
     // Referencing a deprecated item makes every use warn, spanned at the attribute.
     let deprecation = quote_spanned!(Span::call_site()=> const _: () = ::toolhook::__private::action;);
+    // `#[allow(deprecated)]` on the fn silences the warning, as it would on any other item.
+    let allows = fn_attrs.iter().filter(|a| allows_deprecated(a));
+    let allows = quote!(#(#allows)*);
     tool::append_parameter_docs(fn_attrs, &analysis);
     Ok(quote! {
         #generated
         #[doc(hidden)]
+        #allows
         #deprecation
     })
+}
+
+/// `#[allow(…, deprecated, …)]`.
+fn allows_deprecated(attr: &Attribute) -> bool {
+    attr.path().is_ident("allow")
+        && attr
+            .parse_args_with(syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
+            .is_ok_and(|lints| lints.iter().any(|lint| lint.is_ident("deprecated")))
 }
 
 fn values(entry: &crate::attr::Entry, errors: &mut Errors) -> Vec<String> {

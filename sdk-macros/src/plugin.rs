@@ -49,6 +49,7 @@ fn parse_attrs(tokens: TokenStream, errors: &mut Errors) -> PluginAttrs {
         }
     };
     let mut config_version_span = None;
+    let mut config_subscriptions_span = None;
     for entry in check_keys(entries, KEYS, errors) {
         match entry.key.as_str() {
             "id" => {
@@ -110,6 +111,7 @@ fn parse_attrs(tokens: TokenStream, errors: &mut Errors) -> PluginAttrs {
                 }
             }
             "config_subscriptions" => {
+                config_subscriptions_span = Some(entry.key_span);
                 for lit in expect_strs(&entry, errors, false).unwrap_or_default() {
                     match lit.value().as_str() {
                         "bot" => attrs.subscriptions.push(quote!(::toolhook::ConfigScope::Bot)),
@@ -128,6 +130,11 @@ fn parse_attrs(tokens: TokenStream, errors: &mut Errors) -> PluginAttrs {
         && attrs.config.is_none()
     {
         errors.error_at(span, "`config_version` needs `config = Type`");
+    }
+    if let Some(span) = config_subscriptions_span
+        && attrs.config.is_none()
+    {
+        errors.error_at(span, "`config_subscriptions` needs `config = Type`: bot and model updates go to the config");
     }
     attrs
 }

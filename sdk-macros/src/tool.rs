@@ -592,6 +592,13 @@ fn expand_item(
     let attrs = ToolAttrs::parse(attr, &mut errors);
     let command = crate::command::take(fn_attrs, &mut errors);
     let analysis = analyze(sig, owner, "a tool", &mut errors);
+    for legacy in analysis.params.iter().filter(|p| p.kind == ParamKind::LegacyContext) {
+        errors.error(
+            &legacy.ty,
+            "`&LegacyActionContext` carries what legacy `#[action]` calls receive; \
+             a `#[tool]` takes `&ToolExecutionContext` (stream, user, platform, …) instead",
+        );
+    }
     if !errors.is_empty() {
         return Err(errors);
     }

@@ -13,6 +13,7 @@ fn plugin_action_and_command() {
     let t = trybuild::TestCases::new();
     t.pass("plugin/pass/*.rs");
     t.compile_fail("plugin/fail/*.rs");
+    t.pass("action/pass/*.rs");
     t.compile_fail("action/fail/*.rs");
     t.compile_fail("command/fail/*.rs");
 }

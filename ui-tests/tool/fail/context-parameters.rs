@@ -1,4 +1,4 @@
-use toolhook::{ToolExecutionContext, tool};
+use toolhook::{LegacyActionContext, ToolExecutionContext, tool};
 
 #[tool]
 async fn lookup(
@@ -7,6 +7,12 @@ async fn lookup(
     #[param(description = "no")] other: &ToolExecutionContext,
 ) {
     let _ = (ctx, other);
+}
+
+/// A tool cannot take the legacy action context.
+#[tool]
+async fn poke(target: String, ctx: &LegacyActionContext) -> String {
+    format!("{target} {}", ctx.stream_id)
 }
 
 fn main() {}
