@@ -25,7 +25,7 @@ pub(crate) enum Kind {
     Action,
 }
 
-/// Makes an LLM tool of a fn. See the `toolhook` crate docs.
+#[doc = include_str!("../docs/tool.md")]
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     if attr::is_consumed(&attr.clone().into()) {
@@ -34,7 +34,7 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     tool::expand(attr.into(), item.into()).into()
 }
 
-/// Subscribes an async fn to a named hook point. See `toolhook::hooks`.
+#[doc = include_str!("../docs/hook_handler.md")]
 #[proc_macro_attribute]
 pub fn hook_handler(attr: TokenStream, item: TokenStream) -> TokenStream {
     if attr::is_consumed(&attr.clone().into()) {
@@ -43,14 +43,13 @@ pub fn hook_handler(attr: TokenStream, item: TokenStream) -> TokenStream {
     hook_handler::expand(attr.into(), item.into()).into()
 }
 
-/// Removed in toolhook 2: always a compile error naming the `#[hook_handler(...)]` that replaces it.
+#[doc = include_str!("../docs/workflow_step.md")]
 #[proc_macro_attribute]
 pub fn workflow_step(attr: TokenStream, item: TokenStream) -> TokenStream {
     workflow_step::expand(attr.into(), item.into()).into()
 }
 
-/// The deprecated legacy form of a tool (SDK 1.x actions): still works, registers a tool exactly as
-/// `ToolSpec::from_action` builds it, and warns. Declare new tools with `#[tool]`.
+#[doc = include_str!("../docs/action.md")]
 #[proc_macro_attribute]
 pub fn action(attr: TokenStream, item: TokenStream) -> TokenStream {
     if attr::is_consumed(&attr.clone().into()) {
@@ -59,7 +58,7 @@ pub fn action(attr: TokenStream, item: TokenStream) -> TokenStream {
     action::expand(attr.into(), item.into()).into()
 }
 
-/// Exposes a `#[tool]` as a chat command; consumed by `#[tool]`, so it must be placed below it.
+#[doc = include_str!("../docs/command.md")]
 #[proc_macro_attribute]
 pub fn command(attr: TokenStream, item: TokenStream) -> TokenStream {
     if attr::is_consumed(&attr.into()) {
@@ -68,8 +67,7 @@ pub fn command(attr: TokenStream, item: TokenStream) -> TokenStream {
     command::misplaced(item.into()).into()
 }
 
-/// Makes a plugin of an impl block: its `#[tool]`, `#[hook_handler]` and `#[action]` methods run
-/// against one shared instance, with optional `on_load`, `on_unload` and `on_config_update`.
+#[doc = include_str!("../docs/plugin.md")]
 #[proc_macro_attribute]
 pub fn plugin(attr: TokenStream, item: TokenStream) -> TokenStream {
     plugin::expand(attr.into(), item.into()).into()

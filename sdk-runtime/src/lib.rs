@@ -37,6 +37,47 @@
 //! assert_eq!(history.tool_message, "Paris: sunny for 1 day(s)");
 //! # });
 //! ```
+//!
+//! # Crate map
+//!
+//! - [`ToolRegistry`], [`RegistryConfig`], [`DuplicatePolicy`]: one name space over every
+//!   [`ToolProvider`]; listing, definitions per [`Dialect`](toolhook::Dialect), invocation.
+//! - [`PluginToolProvider`], [`BuiltinToolProvider`], [`BuiltinTool`]: the providers shipped here;
+//!   implement [`ToolProvider`] for your own (an MCP client, a remote service).
+//! - [`DeferredTools`], [`RoundTools`]: deferred tools, their per-session discovery and
+//!   [`tool_search`](TOOL_SEARCH).
+//! - [`split_tool_result`], [`batch_history`]: the history messages a model sees after a call.
+//! - [`PluginHost`], [`PluginSet`], [`ConfigSource`]: collecting `#[plugin]`s, their lifecycle and
+//!   config.
+//! - [`HookDispatcher`], [`HookSpecRegistry`]: hook points and running their handlers.
+//! - [`CommandSet`]: tools as chat commands, with help text.
+//! - [`manifest`]: every plugin and component as JSON, for hosts in other languages.
+//! - [`testing`]: invoke a declared tool in a unit test in one line.
+//!
+//! # Choices
+//!
+//! Where toolhook deliberately differs from the reference system (duplicate names are skipped
+//! rather than renamed by default, access rules and timeouts are enforced by the registry, a
+//! failing provider is skipped, …) the specification lists it, and the items here document it.
+//! Where the specification is silent, toolhook chose:
+//!
+//! - **Limits**: calls time out after 60 s unless the tool or [`RegistryConfig::default_timeout`]
+//!   says otherwise; argument text is refused over 1 MiB or 64 levels of nesting. A handler that
+//!   finishes on its first poll never reaches its timer (it could not have been interrupted).
+//! - **Access rules fail closed**: a tool limited to platforms or scopes is hidden and refused
+//!   when the context does not say which platform or scope it is called from.
+//! - **Plugin routing**: a call routed to the plugin provider names its `plugin_id` only when two
+//!   plugins list the same tool name (or the caller set one), so the common call path does no
+//!   extra lookup.
+//! - **Argument errors** quote the offending value as received, as compact JSON (`days: expected
+//!   integer, got string "three"`). Your own parameter types decode exactly as their
+//!   `Deserialize` says (no lenient scalars inside them), and errors name the full JSON path.
+//! - **Built-in tools** always receive an execution context; a call without one gets an empty
+//!   context in the provider's locale.
+//! - **Config**: missing keys are filled from the config type's `Default` at every level, not just
+//!   the top; [`CollectedPlugin::config_schema`] gives a host UI the JSON Schema of the form.
+//! - **Plugin selection**: [`PluginSet::only`] and [`PluginSet::retain`] let a host (or a test)
+//!   load a subset of the plugins linked into it.
 #![deny(missing_docs)]
 
 mod access;

@@ -147,3 +147,33 @@ pub type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
+
+/// The examples of the `#[tool]` reference, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../sdk-macros/docs/tool.md")]
+pub struct ToolMacroDoctests;
+
+/// The examples of the `#[plugin]` reference, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../sdk-macros/docs/plugin.md")]
+pub struct PluginMacroDoctests;
+
+/// The examples of the `#[action]` reference, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../sdk-macros/docs/action.md")]
+pub struct ActionMacroDoctests;
+
+/// The examples of the `#[command]` reference, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../sdk-macros/docs/command.md")]
+pub struct CommandMacroDoctests;
+
+/// The examples of the `#[hook_handler]` reference, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../sdk-macros/docs/hook_handler.md")]
+pub struct HookHandlerMacroDoctests;
+
+/// The examples of the `#[workflow_step]` reference, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../sdk-macros/docs/workflow_step.md")]
+pub struct WorkflowStepMacroDoctests;
