@@ -15,17 +15,23 @@ async fn call(registry: &ToolRegistry, tool: &str, arguments: serde_json::Value)
     result.history_content(toolhook::Locale::En)
 }
 
-#[tokio::test]
-async fn lowering_max_per_user_drops_the_oldest_reminders() {
+/// A host running only the reminders plugin, its stored config allowing `max_per_user`.
+async fn host(max_per_user: usize) -> (PluginHost, ToolRegistry) {
     let registry = ToolRegistry::default();
     let source = MemoryConfigSource::new()
-        .with("examples.reminders", json!({"plugin": {"config_version": "1.0.0"}, "max_per_user": 3}));
+        .with("examples.reminders", json!({"plugin": {"config_version": "1.0.0"}, "max_per_user": max_per_user}));
     let host = PluginHost::builder()
         .plugins(PluginSet::collect().only(["examples.reminders"]))
         .registry(&registry)
         .config_source(source)
         .build();
     host.load_all().await;
+    (host, registry)
+}
+
+#[tokio::test]
+async fn lowering_max_per_user_drops_the_oldest_reminders() {
+    let (host, registry) = host(3).await;
     assert_eq!(host.state("examples.reminders"), Some(PluginState::Loaded));
 
     for what in ["milk", "bread", "eggs"] {
@@ -41,15 +47,7 @@ async fn lowering_max_per_user_drops_the_oldest_reminders() {
 
 #[tokio::test]
 async fn a_config_that_fails_on_load_keeps_the_tools_out() {
-    let registry = ToolRegistry::default();
-    let source = MemoryConfigSource::new()
-        .with("examples.reminders", json!({"plugin": {"config_version": "1.0.0"}, "max_per_user": 0}));
-    let host = PluginHost::builder()
-        .plugins(PluginSet::collect().only(["examples.reminders"]))
-        .registry(&registry)
-        .config_source(source)
-        .build();
-    host.load_all().await;
+    let (host, registry) = host(0).await;
     assert_eq!(host.state("examples.reminders"), Some(PluginState::Failed));
     assert_eq!(host.reason("examples.reminders").as_deref(), Some("max_per_user must be at least 1"));
     assert!(!registry.has_tool("remember", None).await);

@@ -10,7 +10,7 @@ use crate::tool::{self, Owner, ParamKind, ToolAttrs, json_tokens, one_of};
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 use serde_json::Value;
-use syn::{Attribute, ItemFn, LitStr, Signature, Type};
+use syn::{Attribute, LitStr, Signature, Type};
 
 const KEYS: &[&str] = &[
     "name",
@@ -27,17 +27,9 @@ const KEYS: &[&str] = &[
 
 /// Expands `#[action]` on a free fn.
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let mut func: ItemFn = match syn::parse2(item.clone()) {
-        Ok(func) => func,
-        Err(_) => return tool::not_a_fn("#[action] applies to a fn", item),
-    };
-    match expand_item(attr, &mut func.attrs, &mut func.sig, Owner::Free) {
-        Ok(generated) => quote!(#func #generated),
-        Err(errors) => {
-            let compile_errors = errors.into_compile_errors();
-            quote!(#func #compile_errors)
-        }
-    }
+    tool::expand_free_fn(item, "#[action] applies to a fn", |func| {
+        expand_item(attr, &mut func.attrs, &mut func.sig, Owner::Free)
+    })
 }
 
 /// Expands `#[action]` on a `#[plugin]` method.

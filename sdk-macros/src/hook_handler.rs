@@ -5,13 +5,13 @@
 use crate::attr::{self, Entry, EntryValue, Errors, check_keys, expect_str, parse_entry};
 use crate::docs::fn_docs;
 use crate::signature;
-use crate::tool::{Owner, not_a_fn, one_of};
+use crate::tool::{Owner, expand_free_fn, one_of};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::parse::{ParseStream, Parser};
 use syn::spanned::Spanned;
-use syn::{Attribute, Expr, FnArg, ItemFn, Lit, LitStr, ReturnType, Signature, Token, Type};
+use syn::{Attribute, Expr, FnArg, Lit, LitStr, ReturnType, Signature, Token, Type};
 
 const HOOK_KEYS: &[&str] = &["name", "description", "mode", "order", "timeout_ms", "error_policy", "metadata"];
 
@@ -518,17 +518,9 @@ fn build(attr: TokenStream, fn_attrs: &[Attribute], sig: &Signature, owner: Owne
 
 /// Expands `#[hook_handler]` on a free fn (the package's default plugin).
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let func: ItemFn = match syn::parse2(item.clone()) {
-        Ok(func) => func,
-        Err(_) => return not_a_fn("#[hook_handler] applies to an async fn", item),
-    };
-    match build(attr, &func.attrs, &func.sig, Owner::Free) {
-        Ok(generated) => quote!(#func #generated),
-        Err(errors) => {
-            let compile_errors = errors.into_compile_errors();
-            quote!(#func #compile_errors)
-        }
-    }
+    expand_free_fn(item, "#[hook_handler] applies to an async fn", |func| {
+        build(attr, &func.attrs, &func.sig, Owner::Free)
+    })
 }
 
 /// For `#[plugin]`: checks a `#[hook_handler(attr)]` method of the impl block of `self_ty` (the

@@ -557,17 +557,24 @@ pub(crate) fn json_tokens(value: &serde_json::Value) -> TokenStream {
 
 /// Expands `#[tool]` on a free fn.
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
+    expand_free_fn(item, "#[tool] applies to a fn", |func| {
+        expand_item(attr, &mut func.attrs, &mut func.sig, Owner::Free)
+    })
+}
+
+/// A component attribute on a free fn: the fn (as `expand` leaves it) followed by the generated
+/// items, or by the compile errors; `not_a_fn` when the item is not a fn.
+pub(crate) fn expand_free_fn(
+    item: TokenStream,
+    not_a_fn_message: &str,
+    expand: impl FnOnce(&mut ItemFn) -> Result<TokenStream, Errors>,
+) -> TokenStream {
     let mut func: ItemFn = match syn::parse2(item.clone()) {
         Ok(func) => func,
-        Err(_) => return not_a_fn("#[tool] applies to a fn", item),
+        Err(_) => return not_a_fn(not_a_fn_message, item),
     };
-    match expand_item(attr, &mut func.attrs, &mut func.sig, Owner::Free) {
-        Ok(generated) => quote!(#func #generated),
-        Err(errors) => {
-            let compile_errors = errors.into_compile_errors();
-            quote!(#func #compile_errors)
-        }
-    }
+    let generated = expand(&mut func).unwrap_or_else(Errors::into_compile_errors);
+    quote!(#func #generated)
 }
 
 /// Expands `#[tool]` on a method of a `#[plugin]` impl block: checks and strips the method, and

@@ -70,6 +70,7 @@ pub fn is_truthy(value: &serde_json::Value) -> bool {
 // ---- #[hook_handler] ------------------------------------------------------------------------
 
 pub use crate::hook_registration::{HookHandlerFn, HookHandlerRegistration};
+pub use crate::hooks::handler::json_type;
 
 use crate::hooks::{BlockingHookResult, HandlerOutcome, HookArgs, HookHandlerError, ObserveHookResult};
 

@@ -454,7 +454,9 @@ impl HookDispatcher {
         let kwargs = match serde_json::to_value(kwargs) {
             Ok(Value::Object(map)) => HookArgs::from(map),
             Ok(other) => {
-                return Err(error(HookErrorKind::ArgumentsNotAnObject { actual: validate::actual_type(&other) }));
+                return Err(error(HookErrorKind::ArgumentsNotAnObject {
+                    actual: toolhook::__private::json_type(&other),
+                }));
             }
             Err(e) => return Err(error(HookErrorKind::ArgumentsNotSerializable { reason: e.to_string() })),
         };

@@ -3,6 +3,7 @@
 //! violation wins.
 
 use serde_json::{Map, Value};
+use toolhook::__private::json_type;
 use toolhook::Locale;
 
 /// The first value of the candidate that breaks the schema.
@@ -92,7 +93,7 @@ fn check_value(schema: &Value, value: &Value, path: &str) -> Result<(), Violatio
                 path: path.to_owned(),
                 reason: Reason::Type {
                     expected: names.iter().map(|n| (*n).to_owned()).collect(),
-                    actual: actual_type(value),
+                    actual: json_type(value),
                 },
             });
         }
@@ -131,18 +132,6 @@ fn type_matches(name: &str, value: &Value) -> bool {
         "object" => value.is_object(),
         // A type name JSON Schema does not define constrains nothing.
         _ => true,
-    }
-}
-
-pub(crate) fn actual_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
     }
 }
 

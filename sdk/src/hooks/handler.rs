@@ -134,7 +134,7 @@ fn modification<P: Serialize + 'static>(payload: P) -> Result<Modification, Hook
 }
 
 /// The JSON type name of a value (`integer` for numbers without a fractional part).
-pub(crate) fn json_type(value: &Value) -> &'static str {
+pub fn json_type(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "boolean",

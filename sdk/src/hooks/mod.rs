@@ -64,7 +64,7 @@
 
 mod args;
 mod context;
-mod handler;
+pub(crate) mod handler;
 mod names;
 mod options;
 mod outcome;
