@@ -25,8 +25,8 @@ impl ToolProvider for Scripts {
         "scripts"
     }
 
-    fn listing_depends_on_context(&self) -> bool {
-        false
+    fn listing_depends_on(&self) -> toolhook_runtime::ContextParts {
+        toolhook_runtime::ContextParts::NONE
     }
 
     fn list_tools<'a>(

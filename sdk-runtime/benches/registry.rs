@@ -107,8 +107,8 @@ impl ToolProvider for Many {
     fn provider_type(&self) -> &str {
         "bench"
     }
-    fn listing_depends_on_context(&self) -> bool {
-        false
+    fn listing_depends_on(&self) -> toolhook_runtime::ContextParts {
+        toolhook_runtime::ContextParts::NONE
     }
     fn list_tools<'a>(
         &'a self,

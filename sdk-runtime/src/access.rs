@@ -1,6 +1,7 @@
 //! Access rules (runtime.md §4.5): who may see and call a tool, on which platform, in which chat.
 
-use toolhook::{ChatScope, PermissionLevel, ToolAvailabilityContext, ToolExecutionContext, ToolSpec};
+use crate::context_parts::ContextView;
+use toolhook::{ChatScope, PermissionLevel, ToolSpec};
 
 /// The facts about a caller that access rules read. Unknown facts fail closed.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -12,17 +13,10 @@ pub(crate) struct AccessFacts {
 }
 
 impl AccessFacts {
-    pub(crate) fn of(ctx: Option<&ToolAvailabilityContext>) -> Self {
+    pub(crate) fn of(ctx: Option<ContextView<'_>>) -> Self {
         match ctx {
             None => AccessFacts::default(),
-            Some(ctx) => Self::from_parts(&ctx.platform, ctx.chat_scope(), ctx.permission),
-        }
-    }
-
-    pub(crate) fn of_execution(ctx: Option<&ToolExecutionContext>) -> Self {
-        match ctx {
-            None => AccessFacts::default(),
-            Some(ctx) => Self::from_parts(&ctx.platform, ctx.chat_scope(), ctx.permission),
+            Some(ctx) => Self::from_parts(ctx.platform, ctx.chat_scope(), ctx.permission),
         }
     }
 

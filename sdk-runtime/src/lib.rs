@@ -82,21 +82,26 @@
 
 mod access;
 mod command;
+mod context_parts;
 mod deferred;
+mod guard;
 pub mod hooks;
+mod listing;
 pub mod manifest;
 mod plugins;
 mod provider;
 mod registry;
 mod results;
+mod routes;
 mod source;
 pub mod testing;
 
 pub use command::{CommandError, CommandReply, CommandSet, CommandSpec, ListItem, TokenKind};
+pub use context_parts::ContextParts;
 pub use deferred::{DeferredTools, RoundTools, TOOL_SEARCH};
 pub use hooks::{
     BreakerConfig, BreakerState, BreakerStatus, HookDispatchResult, HookDispatcher, HookDispatcherBuilder, HookError,
-    HookErrorKind, HookHandlerEntry, HookHandlerManifest, HookSpec, HookSpecError, HookSpecRegistry,
+    HookErrorKind, HookHandlerEntry, HookHandlerManifest, HookSpec, HookSpecError, HookSpecRegistry, ObserverOverflow,
     build_object_schema,
 };
 pub use plugins::{
@@ -104,9 +109,11 @@ pub use plugins::{
     LoadOutcome, MemoryConfigSource, NormalisedConfig, PluginHost, PluginHostBuilder, PluginProblem, PluginSet,
     PluginState, normalise, rebuild,
 };
+pub use provider::blocking::{BlockingLimits, StuckCall};
 pub use provider::builtin::{BuiltinTool, BuiltinToolProvider, ChatScopeFilter, PhaseFilter};
 pub use provider::plugin::{PluginToolProvider, PluginToolsSpec};
 pub use provider::{RegistryLink, ToolProvider};
-pub use registry::{CloseErrors, DuplicatePolicy, RegistryConfig, ToolRegistry};
+pub use registry::{CloseErrors, RegistryConfig, ToolRegistry};
 pub use results::{HistoryMessage, ToolResultHistory, ToolResultMedia, batch_history, split_tool_result};
+pub use routes::DuplicatePolicy;
 pub use source::Source;

@@ -1,37 +1,26 @@
-//! The tool registry (runtime.md §4): one name space over every provider, access rules, model
-//! definitions and invocation with one result model.
+//! The tool registry: one name space over every provider, access rules, model definitions and
+//! invocation with one result model.
 
 use crate::access::AccessFacts;
+use crate::context_parts::ContextView;
+use crate::guard::{self, Guarded};
+use crate::listing::{Found, ListingSettings, ProviderListings};
 use crate::provider::{RegistryLink, ToolProvider};
-use futures_util::FutureExt;
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use crate::routes::{self, DuplicatePolicy, Route, Routes, Warnings, shown};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
-use std::future::Future;
-use std::panic::AssertUnwindSafe;
-use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
-use std::task::Poll;
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, RwLock};
 use std::time::Duration;
-use toolhook::args::{ArgsError, ArgsErrorKind, json_depth_exceeds, value_depth};
+use tokio::time::Instant;
+use toolhook::args::{ArgsError, ArgsErrorKind, json_depth_exceeds, value_depth_exceeds};
 use toolhook::{
     Dialect, Locale, ToolArguments, ToolAvailabilityContext, ToolError, ToolExecutionContext, ToolExecutionResult,
-    ToolInvocation, ToolSpec, Visibility,
+    ToolInvocation, ToolSpec,
 };
 
-/// What to do when two providers offer tools with the same name.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DuplicatePolicy {
-    /// The first tool keeps the name; later ones are not listed (a warning names both sources).
-    #[default]
-    Skip,
-    /// Later tools are renamed `{provider_type}_{source}_{name}` (the reference's rule).
-    Rename,
-}
-
 /// How a [`ToolRegistry`] behaves.
+///
+/// Every wait has a bound and every cache a size: a host can run for months on the defaults.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct RegistryConfig {
@@ -39,7 +28,9 @@ pub struct RegistryConfig {
     pub locale: Locale,
     /// What to do with duplicate tool names.
     pub duplicate_policy: DuplicatePolicy,
-    /// The timeout of a call whose tool sets none; `None` means no timeout. Default 60 s.
+    /// The timeout of a call whose tool sets none; `None` means no timeout. Default 60 s. A
+    /// call's timeout counts from the moment [`ToolRegistry::invoke`] is called, so it covers
+    /// finding the tool too.
     pub default_timeout: Option<Duration>,
     /// Whether model definitions append the detailed description to the brief.
     pub include_detailed_description: bool,
@@ -47,6 +38,22 @@ pub struct RegistryConfig {
     pub max_argument_bytes: usize,
     /// The deepest nesting of arguments accepted (the top-level object is 1). Default 64.
     pub max_argument_depth: usize,
+    /// The longest a provider's listing may take; a listing that takes longer counts as failed.
+    /// Default 10 s.
+    pub listing_timeout: Duration,
+    /// How long a provider whose listing failed is left alone before it is listed again; doubled
+    /// after each further failure up to [`max_listing_backoff`](Self::max_listing_backoff).
+    /// Default 1 s.
+    pub listing_backoff: Duration,
+    /// The longest wait between two listings of a failing provider. Default 60 s.
+    pub max_listing_backoff: Duration,
+    /// How many distinct contexts each provider's listings are cached for (only what the provider
+    /// declares it reads tells contexts apart, see
+    /// [`ToolProvider::listing_depends_on`]). Default 1024.
+    pub listing_cache_capacity: usize,
+    /// How many name spaces (one per combination of listings and access facts: platform, chat
+    /// scope, permission) are cached. Default 256.
+    pub route_cache_capacity: usize,
 }
 
 impl Default for RegistryConfig {
@@ -58,6 +65,11 @@ impl Default for RegistryConfig {
             include_detailed_description: false,
             max_argument_bytes: 1024 * 1024,
             max_argument_depth: 64,
+            listing_timeout: Duration::from_secs(10),
+            listing_backoff: Duration::from_secs(1),
+            max_listing_backoff: Duration::from_secs(60),
+            listing_cache_capacity: 1024,
+            route_cache_capacity: 256,
         }
     }
 }
@@ -98,6 +110,40 @@ impl RegistryConfig {
         self.max_argument_depth = depth;
         self
     }
+
+    /// Sets the listing timeout.
+    pub fn listing_timeout(mut self, timeout: Duration) -> Self {
+        self.listing_timeout = timeout;
+        self
+    }
+
+    /// Sets the first and the longest wait before a failed listing is retried.
+    pub fn listing_backoff(mut self, first: Duration, max: Duration) -> Self {
+        self.listing_backoff = first;
+        self.max_listing_backoff = max.max(first);
+        self
+    }
+
+    /// Sets how many contexts each provider's listings are cached for.
+    pub fn listing_cache_capacity(mut self, capacity: usize) -> Self {
+        self.listing_cache_capacity = capacity;
+        self
+    }
+
+    /// Sets how many name spaces are cached.
+    pub fn route_cache_capacity(mut self, capacity: usize) -> Self {
+        self.route_cache_capacity = capacity;
+        self
+    }
+
+    fn listing_settings(&self) -> ListingSettings {
+        ListingSettings {
+            timeout: self.listing_timeout,
+            backoff: self.listing_backoff,
+            max_backoff: self.max_listing_backoff,
+            capacity: self.listing_cache_capacity,
+        }
+    }
 }
 
 /// Providers that failed to close (see [`ToolRegistry::close`]).
@@ -109,9 +155,16 @@ pub struct CloseErrors(pub Vec<(String, ToolError)>);
 ///
 /// `Send + Sync` and cheap to clone (the state is shared). Providers can be registered and removed
 /// while calls run: each call works on a snapshot of the provider set, so it never sees half a
-/// change. Listings are computed "as if" on every call but cached per provider set, provider
-/// change count and context (runtime.md §4.3), so a call's cost does not grow with the number of
-/// tools.
+/// change.
+///
+/// Listings behave as if they were made on every call, but each provider's listing is cached
+/// by the parts of the context it reads ([`ToolProvider::listing_depends_on`]) and each name
+/// space by the listings and the caller's access facts, both in bounded caches: a call costs
+/// the same with one tool or ten thousand, and memory stays flat however many sessions, users
+/// or groups call. A provider whose listing is slow, hangs or fails costs only its own tools: a
+/// listing has a timeout, a failed one is retried with backoff while the last good listing (if
+/// any) keeps serving, and a call never waits for another provider's listing when its own tool
+/// is already known.
 ///
 /// ```
 /// use toolhook::{ToolInvocation, tool};
@@ -155,68 +208,45 @@ impl Default for ToolRegistry {
 pub(crate) struct RegistryInner {
     config: RegistryConfig,
     providers: RwLock<Arc<ProviderSet>>,
-    warned: Mutex<HashSet<(String, String)>>,
+    warnings: Warnings,
 }
 
+/// The registered providers, in order, and the name spaces computed over them.
 struct ProviderSet {
-    entries: Vec<ProviderEntry>,
-    all_context_free: bool,
-    cache: RwLock<HashMap<CacheKey, Arc<Routes>>>,
+    entries: Vec<Arc<ProviderListings>>,
+    routes: quick_cache::sync::Cache<RoutesKey, Arc<Routes>>,
 }
 
-struct ProviderEntry {
-    provider: Arc<dyn ToolProvider>,
-    epoch: Arc<AtomicU64>,
-}
-
+/// What a name space depends on: the listing each provider contributed (0: none), and the
+/// caller's access facts.
 #[derive(Clone, PartialEq, Eq, Hash)]
-enum ContextKey {
-    Facts(AccessFacts),
-    Full(Option<ToolAvailabilityContext>),
+struct RoutesKey {
+    listings: Box<[u64]>,
+    facts: AccessFacts,
 }
 
-#[derive(Clone, PartialEq, Eq, Hash)]
-struct CacheKey {
-    epochs: u64,
-    context: ContextKey,
-}
-
-/// The context a route lookup comes with.
+/// The context a lookup comes with.
 #[derive(Clone, Copy)]
-enum Lookup<'a> {
+enum Caller<'a> {
     Availability(Option<&'a ToolAvailabilityContext>),
     Execution(Option<&'a ToolExecutionContext>),
 }
 
-/// The most listings cached per provider set (contexts are few in practice; this bounds memory
-/// when they are not).
-const CACHE_LIMIT: usize = 4096;
-
-/// The outcome of computing routes: registry name → provider and listed copy, in order.
-pub(crate) struct Routes {
-    order: Vec<Route>,
-    index: HashMap<String, usize>,
-}
-
-pub(crate) struct Route {
-    provider: Arc<dyn ToolProvider>,
-    original_name: String,
-    listed: ToolSpec,
-    /// Whether the provider lists this original name more than once (then the call must say
-    /// which one it means).
-    ambiguous: bool,
+impl<'a> Caller<'a> {
+    fn view(self) -> Option<ContextView<'a>> {
+        match self {
+            Caller::Availability(ctx) => ctx.map(ContextView::from),
+            Caller::Execution(ctx) => ctx.map(ContextView::from),
+        }
+    }
 }
 
 impl ToolRegistry {
     /// An empty registry.
     pub fn new(config: RegistryConfig) -> Self {
-        let set = ProviderSet { entries: Vec::new(), all_context_free: true, cache: RwLock::new(HashMap::default()) };
+        let set = ProviderSet::new(Vec::new(), config.route_cache_capacity);
         ToolRegistry {
-            inner: Arc::new(RegistryInner {
-                config,
-                providers: RwLock::new(Arc::new(set)),
-                warned: Mutex::new(HashSet::default()),
-            }),
+            inner: Arc::new(RegistryInner { config, providers: RwLock::new(Arc::new(set)), warnings: Warnings::new() }),
         }
     }
 
@@ -238,16 +268,11 @@ impl ToolRegistry {
         read(&self.inner.providers).clone()
     }
 
-    fn replace_set(&self, change: impl FnOnce(&mut Vec<ProviderEntry>)) {
+    fn replace_set(&self, change: impl FnOnce(&mut Vec<Arc<ProviderListings>>)) {
         let mut guard = write(&self.inner.providers);
-        let mut entries: Vec<ProviderEntry> = guard
-            .entries
-            .iter()
-            .map(|e| ProviderEntry { provider: e.provider.clone(), epoch: e.epoch.clone() })
-            .collect();
+        let mut entries = guard.entries.clone();
         change(&mut entries);
-        let all_context_free = entries.iter().all(|e| !e.provider.listing_depends_on_context());
-        *guard = Arc::new(ProviderSet { entries, all_context_free, cache: RwLock::new(HashMap::default()) });
+        *guard = Arc::new(ProviderSet::new(entries, self.inner.config.route_cache_capacity));
     }
 
     /// Registers a provider. One with the same `provider_name` is removed first; the new one is
@@ -262,21 +287,22 @@ impl ToolRegistry {
         let epoch = Arc::new(AtomicU64::new(0));
         provider.attach(RegistryLink::new(epoch.clone(), Arc::downgrade(&self.inner)));
         let name = provider.provider_name().to_owned();
+        let entry = Arc::new(ProviderListings::new(provider, epoch, self.inner.config.listing_settings()));
         self.replace_set(|entries| {
-            entries.retain(|e| e.provider.provider_name() != name);
-            entries.push(ProviderEntry { provider, epoch });
+            entries.retain(|e| e.name() != name);
+            entries.push(entry);
         });
     }
 
     /// Removes a provider; `false` when none has that name.
     pub fn unregister_provider(&self, provider_name: &str) -> bool {
-        if !self.snapshot().entries.iter().any(|e| e.provider.provider_name() == provider_name) {
+        if !self.snapshot().entries.iter().any(|e| e.name() == provider_name) {
             return false;
         }
         let mut removed = false;
         self.replace_set(|entries| {
             let before = entries.len();
-            entries.retain(|e| e.provider.provider_name() != provider_name);
+            entries.retain(|e| e.name() != provider_name);
             removed = entries.len() != before;
         });
         removed
@@ -284,7 +310,7 @@ impl ToolRegistry {
 
     /// The registered providers' names, in order.
     pub fn provider_names(&self) -> Vec<String> {
-        self.snapshot().entries.iter().map(|e| e.provider.provider_name().to_owned()).collect()
+        self.snapshot().entries.iter().map(|e| e.name().to_owned()).collect()
     }
 
     /// The tools available in a context, as listed copies (registry names, provider identity,
@@ -295,8 +321,7 @@ impl ToolRegistry {
 
     /// The listed copy of one tool, by registry name.
     pub async fn get_tool_spec(&self, name: &str, ctx: Option<&ToolAvailabilityContext>) -> Option<ToolSpec> {
-        let routes = self.routes(ctx).await;
-        routes.index.get(name).map(|&i| routes.order[i].listed.clone())
+        self.routes(ctx).await.get(name).map(|route| route.listed.clone())
     }
 
     /// Whether a tool is available in a context, by registry name.
@@ -344,36 +369,59 @@ impl ToolRegistry {
 
     /// Calls a tool. Never fails and never panics: every problem is a failed result whose
     /// `error_message` a model can act on (unknown tool, bad arguments, a provider error, a panic,
-    /// a timeout).
+    /// a timeout, a host without a usable tokio runtime).
+    ///
+    /// The timeout (the tool's own, else [`RegistryConfig::default_timeout`]) counts from this
+    /// call: finding the tool and a handler that blocks its thread before its first `.await` use
+    /// it up too.
     pub async fn invoke(&self, call: ToolInvocation, ctx: Option<&ToolExecutionContext>) -> ToolExecutionResult {
-        let routes = match self.cached_routes(Lookup::Execution(ctx)) {
-            Ok(routes) => routes,
-            Err(miss) => {
-                let (set, key) = *miss;
-                let availability = ctx.map(ToolAvailabilityContext::from);
-                Box::pin(self.fill_routes(set, key, availability.as_ref())).await
-            }
-        };
-        let locale = self.locale();
+        let started = Instant::now();
+        let config = &self.inner.config;
+        let locale = config.locale;
         let requested = call.tool_name.clone();
-        let Some(route) = routes.index.get(&requested).map(|&i| &routes.order[i]) else {
-            tracing::debug!(tool = %requested, "tool not found, not available or denied in this context");
-            return ToolExecutionResult::failure(requested.clone(), not_found(&requested, locale));
+        // Finding the tool waits at most as long as the call may take.
+        let find_by =
+            started + config.default_timeout.map_or(config.listing_timeout, |t| t.min(config.listing_timeout));
+        let routes = self.resolve(Caller::Execution(ctx), Some(&requested), find_by).await;
+        let Some(route) = routes.get(&requested) else {
+            tracing::debug!(tool = %shown(&requested), "tool not found, not available or denied in this context");
+            let text = not_found(&requested, locale);
+            return ToolExecutionResult::failure(requested, text);
         };
         if let Some(error) = self.check_argument_limits(&call.arguments) {
             let text = failure_text(&requested, &error.into_tool_error(), locale);
+            // A value nested too deep for the stack is taken apart without recursion.
+            if let ToolArguments::Value(value) = call.arguments {
+                toolhook::args::drop_deep(value);
+            }
             return ToolExecutionResult::failure(requested, text);
         }
         let provider_call = provider_call(route, call, &requested);
-        // Providers produce texts in the registry's locale (runtime.md §4.1).
+        // Providers produce texts in the registry's locale.
         let localized =
             ctx.filter(|c| c.locale != locale).map(|c| Box::new(ToolExecutionContext { locale, ..c.clone() }));
         let ctx = localized.as_deref().or(ctx);
-        let timeout = route.listed.timeout().or(self.inner.config.default_timeout);
+        let timeout = route.listed.timeout().or(config.default_timeout);
         let provider = &route.provider;
-        let outcome = match std::panic::catch_unwind(AssertUnwindSafe(|| provider.invoke(provider_call, ctx))) {
-            Ok(future) => run_guarded(future, timeout).await,
-            Err(payload) => Err(panic_error(payload)),
+        let outcome = match guard::create(|| provider.invoke(provider_call, ctx)) {
+            Ok(future) => match guard::run(future, timeout, started).await {
+                Guarded::Finished(outcome) => outcome,
+                Guarded::Panicked(message) => Err(ToolError::panic(message.unwrap_or_default())),
+                Guarded::TimedOut(timed_out) => {
+                    if let Some(blocked) = timed_out.blocked_for {
+                        tracing::warn!(
+                            tool = %shown(&requested),
+                            provider = provider.provider_name(),
+                            blocked_ms = blocked.as_millis() as u64,
+                            timeout_ms = timed_out.limit.as_millis() as u64,
+                            "the tool blocked its executor thread longer than its timeout; do blocking work in a sync fn or spawn_blocking"
+                        );
+                    }
+                    Err(timeout_error(timed_out.limit))
+                }
+                Guarded::NoTimer(missing) => Err(missing.into_tool_error()),
+            },
+            Err(payload) => Err(guard::panic_error(payload)),
         };
         match outcome {
             Ok(mut result) => {
@@ -381,7 +429,7 @@ impl ToolRegistry {
                 result
             }
             Err(error) => {
-                tracing::error!(tool = %requested, provider = provider.provider_name(), %error, "tool call failed");
+                tracing::error!(tool = %shown(&requested), provider = provider.provider_name(), %error, "tool call failed");
                 let text = failure_text(&requested, &error, locale);
                 ToolExecutionResult::failure(requested, text)
             }
@@ -389,15 +437,22 @@ impl ToolRegistry {
     }
 
     /// Closes every provider in registration order. A failing provider does not stop the others;
-    /// every failure is returned. Providers stay registered.
+    /// every failure is returned. Providers stay registered. Each close may take at most
+    /// [`RegistryConfig::listing_timeout`].
     pub async fn close(&self) -> Result<(), CloseErrors> {
         let set = self.snapshot();
         let mut failures = Vec::new();
         for entry in &set.entries {
-            let name = entry.provider.provider_name().to_owned();
-            let closed = match std::panic::catch_unwind(AssertUnwindSafe(|| entry.provider.close())) {
-                Ok(future) => AssertUnwindSafe(future).catch_unwind().await.unwrap_or_else(|p| Err(panic_error(p))),
-                Err(p) => Err(panic_error(p)),
+            let name = entry.name().to_owned();
+            let limit = Some(self.inner.config.listing_timeout);
+            let closed = match guard::create(|| entry.provider.close()) {
+                Ok(future) => match guard::run(future, limit, Instant::now()).await {
+                    Guarded::Finished(closed) => closed,
+                    Guarded::Panicked(message) => Err(ToolError::panic(message.unwrap_or_default())),
+                    Guarded::TimedOut(timed_out) => Err(timeout_error(timed_out.limit)),
+                    Guarded::NoTimer(missing) => Err(missing.into_tool_error()),
+                },
+                Err(payload) => Err(guard::panic_error(payload)),
             };
             if let Err(error) = closed {
                 tracing::error!(provider = %name, %error, "provider failed to close");
@@ -409,192 +464,96 @@ impl ToolRegistry {
 
     fn check_argument_limits(&self, arguments: &ToolArguments) -> Option<ArgsError> {
         let config = &self.inner.config;
-        let (bytes, too_deep) = match arguments {
-            ToolArguments::Text(text) => (text.len(), json_depth_exceeds(text, config.max_argument_depth)),
-            ToolArguments::Value(value) => (compact_len(value), value_depth(value) > config.max_argument_depth),
-        };
-        if bytes > config.max_argument_bytes {
-            return Some(ArgsError::document(ArgsErrorKind::TooLarge(config.max_argument_bytes)));
+        let too_deep = |depth| Some(ArgsError::document(ArgsErrorKind::TooDeep(depth)));
+        let too_large = |bytes| Some(ArgsError::document(ArgsErrorKind::TooLarge(bytes)));
+        match arguments {
+            ToolArguments::Text(text) => {
+                if text.len() > config.max_argument_bytes {
+                    return too_large(config.max_argument_bytes);
+                }
+                if json_depth_exceeds(text, config.max_argument_depth) {
+                    return too_deep(config.max_argument_depth);
+                }
+            }
+            // Depth first, without recursion: measuring the size of a deep value would recurse.
+            ToolArguments::Value(value) => {
+                if value_depth_exceeds(value, config.max_argument_depth) {
+                    return too_deep(config.max_argument_depth);
+                }
+                if compact_len(value) > config.max_argument_bytes {
+                    return too_large(config.max_argument_bytes);
+                }
+            }
         }
-        too_deep.then(|| ArgsError::document(ArgsErrorKind::TooDeep(config.max_argument_depth)))
+        None
     }
 
-    /// The routes for a context: cached per provider set, provider change counts and context.
+    /// The name space for a listing: waits for providers' first listings up to the listing
+    /// timeout.
     pub(crate) async fn routes(&self, ctx: Option<&ToolAvailabilityContext>) -> Arc<Routes> {
-        match self.cached_routes(Lookup::Availability(ctx)) {
-            Ok(routes) => routes,
-            // The slow path is boxed so that every caller's future stays small.
-            Err(miss) => {
-                let (set, key) = *miss;
-                Box::pin(self.fill_routes(set, key, ctx)).await
-            }
-        }
+        let wait_until = Instant::now() + self.inner.config.listing_timeout;
+        self.resolve(Caller::Availability(ctx), None, wait_until).await
     }
 
-    /// The cached routes, or what is needed to compute them.
-    fn cached_routes(&self, lookup: Lookup<'_>) -> Result<Arc<Routes>, Box<(Arc<ProviderSet>, CacheKey)>> {
+    /// The name space for a caller. Each provider's listing comes from its cache; a provider
+    /// whose first listing is still on its way is waited for (until `wait_until`) only when the
+    /// `wanted` tool is not already in another listing.
+    async fn resolve(&self, caller: Caller<'_>, wanted: Option<&str>, wait_until: Instant) -> Arc<Routes> {
         let set = self.snapshot();
+        let view = caller.view();
         let locale = self.locale();
-        let epochs = set.entries.iter().map(|e| e.epoch.load(Ordering::Acquire)).fold(0u64, u64::wrapping_add);
-        let context = if set.all_context_free {
-            ContextKey::Facts(match lookup {
-                Lookup::Availability(ctx) => AccessFacts::of(ctx),
-                Lookup::Execution(ctx) => AccessFacts::of_execution(ctx),
+        let mut found = Vec::with_capacity(set.entries.len());
+        for entry in &set.entries {
+            found.push(entry.lookup(view, locale).await);
+        }
+        let pending: Vec<usize> = (0..found.len()).filter(|&i| matches!(found[i], Found::Pending(_))).collect();
+        let known = |found: &[Found]| {
+            wanted.is_some_and(|name| {
+                found.iter().filter_map(Found::listing).any(|l| l.specs.iter().any(|s| s.name() == name))
             })
-        } else {
-            let ctx = match lookup {
-                Lookup::Availability(ctx) => ctx.cloned(),
-                Lookup::Execution(ctx) => ctx.map(ToolAvailabilityContext::from),
-            };
-            // Providers see the registry's locale (runtime.md §4.1).
-            ContextKey::Full(ctx.map(|c| ToolAvailabilityContext { locale, ..c }))
         };
-        let key = CacheKey { epochs, context };
-        if let Some(routes) = read(&set.cache).get(&key) {
-            return Ok(routes.clone());
-        }
-        Err(Box::new((set, key)))
-    }
-
-    async fn fill_routes(
-        &self,
-        set: Arc<ProviderSet>,
-        key: CacheKey,
-        ctx: Option<&ToolAvailabilityContext>,
-    ) -> Arc<Routes> {
-        let locale = self.locale();
-        let localized;
-        let ctx = match ctx {
-            Some(c) if c.locale != locale => {
-                localized = ToolAvailabilityContext { locale, ..c.clone() };
-                Some(&localized)
+        if !pending.is_empty() && !known(&found) {
+            let flights = pending.iter().filter_map(|&i| match &found[i] {
+                Found::Pending(flight) => Some(flight.clone()),
+                _ => None,
+            });
+            let all = futures_util::future::join_all(flights.map(|flight| async move { flight.finished().await }));
+            if guard::wait_until(all, wait_until).await.is_none() {
+                let late: Vec<&str> = pending.iter().map(|&i| set.entries[i].name()).collect();
+                tracing::warn!(providers = ?late, "providers' first listings are late; routing without them");
             }
-            other => other,
+            for &i in &pending {
+                found[i] = set.entries[i].lookup(view, locale).await;
+            }
+        }
+        let listings: Box<routes::Contributions> = set
+            .entries
+            .iter()
+            .zip(found)
+            .map(|(entry, found)| (entry.provider.clone(), found.listing().cloned()))
+            .collect();
+        let key = RoutesKey {
+            listings: listings.iter().map(|(_, l)| l.as_ref().map_or(0, |l| l.id)).collect(),
+            facts: AccessFacts::of(view),
         };
-        let (routes, complete) = self.compute_routes(&set, ctx).await;
-        let routes = Arc::new(routes);
-        if complete {
-            let mut cache = write(&set.cache);
-            if cache.len() >= CACHE_LIMIT {
-                cache.clear();
-            }
-            cache.insert(key, routes.clone());
+        if let Some(routes) = set.routes.get(&key) {
+            return routes;
         }
+        let candidates = routes::candidates(&listings, &key.facts);
+        let routes = Arc::new(routes::assign(self.inner.config.duplicate_policy, &candidates, &self.inner.warnings));
+        set.routes.insert(key, routes.clone());
         routes
     }
+}
 
-    /// runtime.md §4.3 steps 1–5. `complete` is false when a provider failed (such a result is not
-    /// cached, so the provider is asked again next time).
-    async fn compute_routes(&self, set: &ProviderSet, ctx: Option<&ToolAvailabilityContext>) -> (Routes, bool) {
-        let facts = AccessFacts::of(ctx);
-        let mut complete = true;
-        let mut candidates: Vec<(Arc<dyn ToolProvider>, ToolSpec)> = Vec::new();
-        for entry in &set.entries {
-            let provider = &entry.provider;
-            let listed = match std::panic::catch_unwind(AssertUnwindSafe(|| provider.list_tools(ctx))) {
-                Ok(future) => AssertUnwindSafe(future).catch_unwind().await.unwrap_or_else(|p| Err(panic_error(p))),
-                Err(p) => Err(panic_error(p)),
-            };
-            let specs = match listed {
-                Ok(specs) => specs,
-                Err(error) => {
-                    tracing::warn!(provider = provider.provider_name(), %error, "provider listing failed; skipped");
-                    complete = false;
-                    continue;
-                }
-            };
-            for spec in specs {
-                if !spec.enabled() || spec.visibility() == Visibility::Hidden {
-                    continue;
-                }
-                if let Err(rule) = facts.permits(&spec) {
-                    tracing::debug!(tool = spec.name(), rule, "tool denied by its access rules");
-                    continue;
-                }
-                candidates.push((provider.clone(), spec));
-            }
-        }
-        (self.assign_names(candidates), complete)
-    }
-
-    fn assign_names(&self, candidates: Vec<(Arc<dyn ToolProvider>, ToolSpec)>) -> Routes {
-        let policy = self.inner.config.duplicate_policy;
-        let reserved: HashSet<&str> = candidates.iter().map(|(_, s)| s.name()).collect();
-        let mut per_provider: HashMap<(*const (), &str), usize> =
-            HashMap::with_capacity_and_hasher(candidates.len(), Default::default());
-        for (provider, spec) in &candidates {
-            *per_provider.entry((Arc::as_ptr(provider).cast::<()>(), spec.name())).or_default() += 1;
-        }
-        let mut order: Vec<Route> = Vec::with_capacity(candidates.len());
-        let mut index: HashMap<String, usize> = HashMap::with_capacity_and_hasher(candidates.len(), Default::default());
-        for (provider, spec) in &candidates {
-            let original = spec.name();
-            let registry_name = if !index.contains_key(original) {
-                original.to_owned()
-            } else {
-                match policy {
-                    DuplicatePolicy::Skip => {
-                        let winner = order[index[original]].provider.provider_name().to_owned();
-                        self.warn_skipped(original, provider.provider_name(), &winner);
-                        continue;
-                    }
-                    DuplicatePolicy::Rename => match rename(provider.as_ref(), spec, &index, &reserved) {
-                        Some(name) => name,
-                        None => continue,
-                    },
-                }
-            };
-            let listed = spec.__listed_copy(&registry_name, provider.provider_name(), provider.provider_type());
-            index.insert(registry_name, order.len());
-            let ambiguous = per_provider.get(&(Arc::as_ptr(provider).cast::<()>(), original)).is_some_and(|n| *n > 1);
-            order.push(Route { provider: provider.clone(), original_name: original.to_owned(), listed, ambiguous });
-        }
-        Routes { order, index }
-    }
-
-    fn warn_skipped(&self, tool: &str, skipped: &str, winner: &str) {
-        let mut warned = self.inner.warned.lock().unwrap_or_else(|p| p.into_inner());
-        if warned.insert((skipped.to_owned(), tool.to_owned())) {
-            tracing::warn!(
-                tool,
-                skipped_provider = skipped,
-                winning_provider = winner,
-                "duplicate tool name: provider {skipped}'s {tool} is skipped, {winner}'s keeps the name"
-            );
-        }
+impl ProviderSet {
+    fn new(entries: Vec<Arc<ProviderListings>>, capacity: usize) -> Self {
+        ProviderSet { entries, routes: quick_cache::sync::Cache::new(capacity.max(1)) }
     }
 }
 
-/// The reference's renaming rule (runtime.md §4.4, `Rename`).
-fn rename(
-    provider: &dyn ToolProvider,
-    spec: &ToolSpec,
-    index: &HashMap<String, usize>,
-    reserved: &HashSet<&str>,
-) -> Option<String> {
-    let name = spec.name();
-    let meta = |key: &str| spec.metadata().get(key).and_then(Value::as_str).filter(|s| !s.is_empty());
-    let source = meta("server_name").or_else(|| meta("plugin_id")).unwrap_or(provider.provider_name());
-    let provider_type = provider.provider_type();
-    let prefix = if source == provider_type { source.to_owned() } else { format!("{provider_type}_{source}") };
-    let sanitise = |text: &str| -> String {
-        text.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect()
-    };
-    let taken = |candidate: &str| index.contains_key(candidate) || reserved.contains(candidate);
-    let mut candidate = sanitise(&format!("{prefix}_{name}"));
-    if candidate.len() > 64 || taken(&candidate) {
-        let digest = Sha256::digest(format!("{}:{source}:{name}", provider.provider_name()).as_bytes());
-        let hex: String = digest.iter().take(6).map(|b| format!("{b:02x}")).collect();
-        candidate = format!("{}_{hex}", &candidate[..candidate.len().min(51)]);
-    }
-    if taken(&candidate) {
-        tracing::error!("cannot assign a unique name to duplicate tool {}/{source}/{name}", provider.provider_name());
-        return None;
-    }
-    Some(candidate)
-}
-
-/// The invocation a provider receives (runtime.md §4.9 step 5).
+/// The invocation a provider receives: its own name for the tool, and where the tool comes
+/// from when the provider needs to know.
 fn provider_call(route: &Route, mut call: ToolInvocation, requested: &str) -> ToolInvocation {
     if route.original_name != requested {
         call.tool_name = route.original_name.clone();
@@ -620,45 +579,15 @@ fn provider_call(route: &Route, mut call: ToolInvocation, requested: &str) -> To
     call
 }
 
-/// Runs a provider's future with the timeout, catching panics.
-async fn run_guarded(
-    future: toolhook::BoxFuture<'_, Result<ToolExecutionResult, ToolError>>,
-    timeout: Option<Duration>,
-) -> Result<ToolExecutionResult, ToolError> {
-    let mut guarded = AssertUnwindSafe(future).catch_unwind();
-    // Most tools answer on their first poll: only a call that has to wait arms the timer (boxed,
-    // so the common path carries no timer state).
-    let first = std::future::poll_fn(|cx| Poll::Ready(Pin::new(&mut guarded).poll(cx))).await;
-    let outcome = match (first, timeout) {
-        (Poll::Ready(outcome), _) => outcome,
-        (Poll::Pending, None) => guarded.await,
-        (Poll::Pending, Some(limit)) => match Box::pin(tokio::time::timeout(limit, guarded)).await {
-            Ok(outcome) => outcome,
-            Err(_) => {
-                let ms = limit.as_millis();
-                return Err(ToolError::localized(
-                    "Timeout",
-                    format!("no result within {ms} ms"),
-                    format!("超过 {ms}ms 未返回结果"),
-                ));
-            }
-        },
-    };
-    outcome.unwrap_or_else(|payload| Err(panic_error(payload)))
+/// `Timeout: no result within {n} ms` and its zh-Hans form.
+pub(crate) fn timeout_error(limit: Duration) -> ToolError {
+    let ms = limit.as_millis();
+    ToolError::localized("Timeout", format!("no result within {ms} ms"), format!("超过 {ms}ms 未返回结果"))
 }
 
-/// A `Panic` error with the payload's text (when it is a string).
-pub(crate) fn panic_error(payload: Box<dyn std::any::Any + Send>) -> ToolError {
-    ToolError::panic(panic_message(&*payload).unwrap_or_default())
-}
-
-/// The text of a panic payload, when it is a string.
-pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> Option<String> {
-    payload.downcast_ref::<&str>().map(|s| (*s).to_owned()).or_else(|| payload.downcast_ref::<String>().cloned())
-}
-
-/// `Tool not found: {name}` / `未找到工具：{name}`.
+/// `Tool not found: {name}` / `未找到工具：{name}` (a long name is cut).
 pub(crate) fn not_found(name: &str, locale: Locale) -> String {
+    let name = shown(name);
     match locale {
         Locale::En => format!("Tool not found: {name}"),
         Locale::ZhHans => format!("未找到工具：{name}"),
@@ -677,6 +606,7 @@ pub(crate) fn failure_text(name: &str, error: &ToolError, locale: Locale) -> Str
     }
 }
 
+/// The length of a value as compact JSON (the value's depth is already checked).
 fn compact_len(value: &Value) -> usize {
     struct Counter(usize);
     impl std::io::Write for Counter {

@@ -22,8 +22,8 @@ impl ToolProvider for Numbered {
     fn provider_type(&self) -> &str {
         "test"
     }
-    fn listing_depends_on_context(&self) -> bool {
-        false
+    fn listing_depends_on(&self) -> toolhook_runtime::ContextParts {
+        toolhook_runtime::ContextParts::NONE
     }
     fn list_tools<'a>(
         &'a self,

@@ -142,6 +142,19 @@ fn fill(target: &mut Map<String, Value>, defaults: &Map<String, Value>) -> bool 
     filled
 }
 
+/// `plugin.enabled`: absent means `true`; anything but a JSON boolean is an error (a `"false"`
+/// or a `0` must never switch a plugin on, nor be rewritten).
+fn enabled_flag(value: Option<&Value>) -> Result<bool, ConfigError> {
+    match value {
+        None => Ok(true),
+        Some(Value::Bool(enabled)) => Ok(*enabled),
+        Some(other) => Err(ConfigError::Invalid {
+            path: "plugin.enabled".into(),
+            reason: format!("expected a boolean, got {}", toolhook::args::describe_value(other)),
+        }),
+    }
+}
+
 /// Normalises a stored document (plugins.md §4).
 pub fn normalise(
     declaration: Option<&ConfigDeclaration>,
@@ -152,7 +165,7 @@ pub fn normalise(
     let document = if empty { defaults_doc.clone() } else { stored.cloned().unwrap_or(Value::Null) };
     let Some(declaration) = declaration else {
         // Without a config type any document is accepted; only plugin.enabled is read.
-        let enabled = document.get("plugin").and_then(|p| p.get("enabled")).and_then(Value::as_bool).unwrap_or(true);
+        let enabled = enabled_flag(document.get("plugin").and_then(|p| p.get("enabled")))?;
         let version = document
             .get("plugin")
             .and_then(|p| p.get("config_version"))
@@ -176,7 +189,7 @@ pub fn normalise(
         Some(Value::Object(plugin)) => plugin,
         _ => Map::new(),
     };
-    let enabled = plugin.get("enabled").and_then(Value::as_bool).unwrap_or(true);
+    let enabled = enabled_flag(plugin.get("enabled"))?;
     plugin.insert("enabled".into(), Value::Bool(enabled));
     let (fields, typed) =
         (declaration.load)(&Value::Object(map)).map_err(|e| ConfigError::Invalid { path: e.path, reason: e.reason })?;

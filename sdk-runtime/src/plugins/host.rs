@@ -5,15 +5,16 @@ use super::classification::HostClassification;
 use super::config::{ConfigError, ConfigSource, normalise};
 use super::set::{CollectedPlugin, PluginSet};
 use super::state::PluginState;
+use crate::guard::{self, Guarded, panic_message};
 use crate::hooks::{HookDispatcher, HookHandlerEntry};
+use crate::provider::blocking::{BlockingLimits, StuckCall};
 use crate::provider::plugin::{PluginTable, PluginToolProvider, PluginTools};
-use crate::registry::{ToolRegistry, panic_message};
+use crate::registry::ToolRegistry;
 use crate::source::Source;
-use futures_util::FutureExt;
 use serde_json::Value;
 use std::collections::HashMap;
-use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use toolhook::__private::Instance;
 use toolhook::{ConfigScope, Locale, PluginContext, Services};
 
@@ -63,6 +64,7 @@ struct HostInner {
     classification: HostClassification,
     services: Services,
     locale: Locale,
+    lifecycle_timeout: Duration,
     table: Arc<PluginTable>,
     runtime: Mutex<HashMap<String, Runtime>>,
     load_order: Mutex<Vec<String>>,
@@ -110,6 +112,8 @@ pub struct PluginHostBuilder {
     source: Option<Box<dyn ConfigSource>>,
     classification: HostClassification,
     services: Services,
+    blocking: BlockingLimits,
+    lifecycle_timeout: Option<Duration>,
 }
 
 impl std::fmt::Debug for PluginHostBuilder {
@@ -161,10 +165,26 @@ impl PluginHostBuilder {
         self
     }
 
+    /// How many calls of sync tools may hold blocking threads at once, per tool and per plugin
+    /// (default 8 and 32). A timed-out sync call keeps its slot until it returns, so a stuck
+    /// tool can only starve itself; [`PluginHost::stuck_calls`] lists such calls.
+    pub fn blocking_limits(mut self, limits: BlockingLimits) -> Self {
+        self.blocking = limits;
+        self
+    }
+
+    /// The longest `on_load`, `on_unload` or `on_config_update` may take (default 30 s). A plugin
+    /// whose `on_load` takes longer ends `Failed` with its tools and handlers withdrawn; an
+    /// `on_unload` that takes longer is abandoned, so [`PluginHost::shutdown`] always completes.
+    pub fn lifecycle_timeout(mut self, timeout: Duration) -> Self {
+        self.lifecycle_timeout = Some(timeout);
+        self
+    }
+
     /// Builds the host and registers its tool provider with the registry.
     pub fn build(self) -> PluginHost {
         let registry = self.registry.unwrap_or_default();
-        let table = Arc::new(PluginTable::default());
+        let table = Arc::new(PluginTable::new(self.blocking));
         registry.register_provider(PluginToolProvider::with_table(table.clone()));
         let set = self.set.unwrap_or_else(PluginSet::collect);
         let mut runtime = HashMap::new();
@@ -185,6 +205,7 @@ impl PluginHostBuilder {
                 source: self.source,
                 classification: self.classification,
                 services: self.services,
+                lifecycle_timeout: self.lifecycle_timeout.unwrap_or(Duration::from_secs(30)),
                 table,
                 runtime: Mutex::new(runtime),
                 load_order: Mutex::new(Vec::new()),
@@ -218,6 +239,12 @@ impl PluginHost {
     /// Why a plugin failed or is disabled.
     pub fn reason(&self, plugin_id: &str) -> Option<String> {
         self.runtime().get(plugin_id).and_then(|r| r.reason.clone())
+    }
+
+    /// Calls of sync tools still running after their caller stopped waiting, longest first (see
+    /// [`PluginHostBuilder::blocking_limits`]).
+    pub fn stuck_calls(&self) -> Vec<StuckCall> {
+        self.inner.table.blocking.stuck()
     }
 
     /// A loaded plugin's context.
@@ -313,11 +340,17 @@ impl PluginHost {
             runtime.instance = instance.clone();
             runtime.context = Some(context.clone());
         }
-        // 5. on_load.
-        let on_load = plugin.registration().and_then(|r| r.on_load);
-        let loaded = match (on_load, instance) {
-            (Some(on_load), Some(instance)) => guarded(move || on_load(instance, context)).await,
-            _ => Ok(()),
+        // 5. on_load. Should the caller drop this future meanwhile, the plugin ends `Failed`
+        // rather than `Loading` forever.
+        let loaded = {
+            let mut cancelled = CancelGuard { host: self, id: &id, armed: true };
+            let on_load = plugin.registration().and_then(|r| r.on_load);
+            let loaded = match (on_load, instance) {
+                (Some(on_load), Some(instance)) => self.guarded("on_load", move || on_load(instance, context)).await,
+                _ => Ok(()),
+            };
+            cancelled.armed = false;
+            loaded
         };
         match loaded {
             Ok(()) => {
@@ -364,7 +397,7 @@ impl PluginHost {
         let instance = self.runtime().get(plugin_id).and_then(|r| r.instance.clone());
         let on_unload = self.inner.set.get(plugin_id).and_then(|p| p.registration()).and_then(|r| r.on_unload);
         if let (Some(on_unload), Some(instance)) = (on_unload, instance)
-            && let Err(error) = guarded(move || on_unload(instance)).await
+            && let Err(error) = self.guarded("on_unload", move || on_unload(instance)).await
         {
             tracing::error!(plugin = %plugin_id, %error, "on_unload failed");
         }
@@ -427,7 +460,9 @@ impl PluginHost {
         let hook = registration.and_then(|r| r.on_config_update);
         if let (Some(hook), Some(instance)) = (hook, instance) {
             let version = version.to_owned();
-            if let Err(message) = guarded(move || hook(instance, scope, document, version)).await {
+            if let Err(message) =
+                self.guarded("on_config_update", move || hook(instance, scope, document, version)).await
+            {
                 tracing::error!(plugin = %plugin_id, %message, "on_config_update failed");
                 return Err(ConfigUpdateError::Hook { plugin_id: plugin_id.to_owned(), message });
             }
@@ -441,12 +476,38 @@ impl PluginHost {
     }
 }
 
-/// Runs a lifecycle call, catching panics (also while creating the future).
-async fn guarded(call: impl FnOnce() -> toolhook::BoxFuture<'static, Result<(), String>>) -> Result<(), String> {
-    let future = std::panic::catch_unwind(AssertUnwindSafe(call))
-        .map_err(|p| format!("panic: {}", panic_message(&*p).unwrap_or_default()))?;
-    AssertUnwindSafe(future)
-        .catch_unwind()
-        .await
-        .unwrap_or_else(|p| Err(format!("panic: {}", panic_message(&*p).unwrap_or_default())))
+/// Marks a plugin `Failed` (tools and handlers withdrawn) when its load is dropped half-way.
+struct CancelGuard<'a> {
+    host: &'a PluginHost,
+    id: &'a str,
+    armed: bool,
+}
+
+impl Drop for CancelGuard<'_> {
+    fn drop(&mut self) {
+        if !self.armed {
+            return;
+        }
+        self.host.fail(self.id, "loading was cancelled: the load_all future was dropped during on_load".to_owned());
+    }
+}
+
+impl PluginHost {
+    /// Runs a lifecycle call under the lifecycle timeout, catching panics (also while creating
+    /// the future and while dropping it).
+    async fn guarded(
+        &self,
+        what: &str,
+        call: impl FnOnce() -> toolhook::BoxFuture<'static, Result<(), String>>,
+    ) -> Result<(), String> {
+        let panicked = |message: Option<String>| format!("panic: {}", message.unwrap_or_default());
+        let future = guard::create(call).map_err(|p| panicked(panic_message(&*p)))?;
+        let limit = self.inner.lifecycle_timeout;
+        match guard::run(future, Some(limit), tokio::time::Instant::now()).await {
+            Guarded::Finished(result) => result,
+            Guarded::Panicked(message) => Err(panicked(message)),
+            Guarded::TimedOut(_) => Err(format!("{what} did not finish within {} ms", limit.as_millis())),
+            Guarded::NoTimer(missing) => Err(missing.into_tool_error().message(Locale::En).to_owned()),
+        }
+    }
 }

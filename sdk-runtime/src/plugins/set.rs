@@ -162,13 +162,14 @@ impl CollectedPlugin {
     pub(crate) fn tool_entries(&self) -> Vec<PluginTool> {
         self.tools
             .iter()
-            .map(|t| PluginTool {
-                registration: t.registration,
-                spec: t.spec.__with_metadata([
-                    ("plugin_id".to_owned(), Value::from(self.id.clone())),
-                    ("visibility".to_owned(), Value::from(t.spec.visibility().as_str())),
-                ]),
-                enabled: true,
+            .map(|t| {
+                PluginTool::new(
+                    t.registration,
+                    t.spec.__with_metadata([
+                        ("plugin_id".to_owned(), Value::from(self.id.clone())),
+                        ("visibility".to_owned(), Value::from(t.spec.visibility().as_str())),
+                    ]),
+                )
             })
             .collect()
     }

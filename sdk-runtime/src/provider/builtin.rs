@@ -1,5 +1,6 @@
 //! Built-in tools of the host (runtime.md §3.2, §6): `tool_search` and whatever the host adds.
 
+use crate::context_parts::ContextParts;
 use crate::deferred::{DeferredTools, tool_search_entry};
 use crate::provider::{RegistryLink, ToolProvider};
 use std::future::Future;
@@ -79,6 +80,8 @@ pub struct BuiltinTool {
     name: String,
     spec: Arc<SpecFn>,
     handler: Arc<HandlerFn>,
+    /// What the spec function reads of the context.
+    spec_depends_on: ContextParts,
     phase: PhaseFilter,
     visibility: Visibility,
     chat_scope: ChatScopeFilter,
@@ -105,11 +108,29 @@ impl BuiltinTool {
         Fut: Future<Output = Result<ToolExecutionResult, ToolError>> + Send + 'static,
     {
         let name = spec.name().to_owned();
-        Self::with_spec_fn(name, move |_| Ok(spec.clone()), handler)
+        Self::with_spec_fn(name, ContextParts::NONE, move |_| Ok(spec.clone()), handler)
     }
 
-    /// A built-in tool whose spec depends on the availability context (built on every listing).
-    pub fn with_spec_fn<S, F, Fut>(name: impl Into<String>, spec: S, handler: F) -> Self
+    /// A built-in tool whose spec depends on the availability context: `spec` is called when
+    /// the provider is listed for a context, and `depends_on` says which parts of the context it
+    /// reads (the listing is cached by them, and `spec` sees only them).
+    ///
+    /// ```
+    /// use toolhook::{ToolExecutionResult, ToolSpec};
+    /// use toolhook_runtime::{BuiltinTool, ContextParts};
+    ///
+    /// let reply = BuiltinTool::with_spec_fn(
+    ///     "reply",
+    ///     ContextParts::PLATFORM,
+    ///     |ctx| {
+    ///         let platform = ctx.map_or("chat", |c| c.platform.as_str());
+    ///         ToolSpec::builder("reply").brief_description(format!("Reply on {platform}")).build()
+    ///     },
+    ///     |call, _ctx| async move { Ok(ToolExecutionResult::success(call.tool_name, "sent")) },
+    /// );
+    /// # let _ = reply;
+    /// ```
+    pub fn with_spec_fn<S, F, Fut>(name: impl Into<String>, depends_on: ContextParts, spec: S, handler: F) -> Self
     where
         S: Fn(Option<&ToolAvailabilityContext>) -> Result<ToolSpec, ToolSpecError> + Send + Sync + 'static,
         F: Fn(ToolInvocation, Option<ToolExecutionContext>) -> Fut + Send + Sync + 'static,
@@ -119,6 +140,7 @@ impl BuiltinTool {
             name: name.into(),
             spec: Arc::new(spec),
             handler: Arc::new(move |call, ctx| Box::pin(handler(call, ctx))),
+            spec_depends_on: depends_on,
             phase: PhaseFilter::default(),
             visibility: Visibility::Visible,
             chat_scope: ChatScopeFilter::default(),
@@ -244,6 +266,11 @@ impl ToolProvider for BuiltinToolProvider {
 
     fn attach(&self, link: RegistryLink) {
         let _ = self.link.set(link);
+    }
+
+    /// The phase and chat filters, and whatever the tools' spec functions read.
+    fn listing_depends_on(&self) -> ContextParts {
+        self.tools.iter().fold(ContextParts::PHASE | ContextParts::CHAT_SCOPE, |parts, t| parts | t.spec_depends_on)
     }
 
     fn list_tools<'a>(

@@ -1,8 +1,10 @@
 //! Sources of tools: the [`ToolProvider`] trait and the providers shipped with the runtime.
 
+pub(crate) mod blocking;
 pub(crate) mod builtin;
 pub(crate) mod plugin;
 
+use crate::context_parts::ContextParts;
 use crate::registry::{RegistryInner, ToolRegistry};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
@@ -17,8 +19,11 @@ use toolhook::{
 ///
 /// Contract:
 /// - [`list_tools`](Self::list_tools) returns the provider's tools for a context, in a stable
-///   order. The registry calls it whenever it has no cached listing for the provider set, the
-///   context and the provider's change count; it must be cheap and have no side effects.
+///   order. The registry caches each listing by the parts of the context the provider reads
+///   ([`listing_depends_on`](Self::listing_depends_on)) until the provider says its tools changed,
+///   and lists again only then; the context it passes carries only those parts. A listing may
+///   take at most [`RegistryConfig::listing_timeout`](crate::RegistryConfig::listing_timeout); one
+///   that fails is retried with backoff while the previous listing keeps serving.
 /// - [`invoke`](Self::invoke) receives the provider's **original** tool name. A tool that ran and
 ///   failed is `Ok` with `success = false`; `Err` is for calls that could not be made. A timeout
 ///   or a dropped caller cancels the call by dropping the future.
@@ -27,14 +32,14 @@ use toolhook::{
 ///
 /// ```
 /// use toolhook::{BoxFuture, ToolAvailabilityContext, ToolError, ToolExecutionContext, ToolExecutionResult, ToolInvocation, ToolSpec};
-/// use toolhook_runtime::ToolProvider;
+/// use toolhook_runtime::{ContextParts, ToolProvider};
 ///
 /// struct Clock;
 ///
 /// impl ToolProvider for Clock {
 ///     fn provider_name(&self) -> &str { "clock" }
 ///     fn provider_type(&self) -> &str { "builtin" }
-///     fn listing_depends_on_context(&self) -> bool { false }
+///     fn listing_depends_on(&self) -> ContextParts { ContextParts::NONE }
 ///     fn list_tools<'a>(&'a self, _: Option<&'a ToolAvailabilityContext>) -> BoxFuture<'a, Result<Vec<ToolSpec>, ToolError>> {
 ///         Box::pin(async { Ok(vec![ToolSpec::builder("now").brief_description("The time").core_tool(true).build().unwrap()]) })
 ///     }
@@ -68,12 +73,15 @@ pub trait ToolProvider: Send + Sync + 'static {
         Box::pin(async { Ok(()) })
     }
 
-    /// Whether [`list_tools`](Self::list_tools) may answer differently for different contexts.
-    /// Default `true` ("it depends"): the registry then caches listings per context. A provider
-    /// that answers the same for every context returns `false`, and its listing is cached once
-    /// per provider set.
-    fn listing_depends_on_context(&self) -> bool {
-        true
+    /// The parts of the availability context [`list_tools`](Self::list_tools) reads. Default
+    /// [`ContextParts::ALL`] ("it depends"): the registry then caches a listing per distinct
+    /// context, session included, which is correct for any provider but lists again for every
+    /// new session. Declare exactly what the listing reads: [`ContextParts::NONE`] for a provider
+    /// that lists the same tools for everyone (access rules on the specs are applied by the
+    /// registry, not by the listing), [`ContextParts::USER`] for per-user tools, and so on. The
+    /// registry passes `list_tools` a context with only these parts filled in.
+    fn listing_depends_on(&self) -> ContextParts {
+        ContextParts::ALL
     }
 
     /// Called when the provider is registered with a registry: keep the link to tell the registry

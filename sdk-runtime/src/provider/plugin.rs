@@ -1,14 +1,18 @@
 //! Tools of compiled-in plugins (runtime.md §3.1): every `#[tool]` and `#[action]`, collected from
 //! `inventory`.
 
+use crate::context_parts::ContextParts;
+use crate::guard::panic_error;
 use crate::plugins::{PluginSet, PluginState};
+use crate::provider::blocking::{BlockingCalls, BlockingLimits, StuckCall};
 use crate::provider::{RegistryLink, ToolProvider};
-use crate::registry::{not_found, panic_error};
+use crate::registry::not_found;
 use crate::source::Source;
 use rustc_hash::FxHashMap as HashMap;
 use serde_json::{Map, Value};
 use std::any::Any;
 use std::sync::{Arc, OnceLock, RwLock};
+use tokio::sync::Semaphore;
 use toolhook::__private::{Invoker, ToolKind, ToolRegistration};
 use toolhook::{
     BoxFuture, Locale, ToolArguments, ToolAvailabilityContext, ToolError, ToolExecutionContext, ToolExecutionResult,
@@ -41,6 +45,7 @@ impl std::fmt::Debug for PluginToolProvider {
 pub(crate) struct PluginTable {
     plugins: RwLock<Vec<PluginTools>>,
     link: OnceLock<RegistryLink>,
+    pub(crate) blocking: Arc<BlockingCalls>,
 }
 
 pub(crate) struct PluginTools {
@@ -51,6 +56,8 @@ pub(crate) struct PluginTools {
     /// Sorted by name; each spec already carries `metadata.plugin_id` and `metadata.visibility`.
     pub(crate) tools: Vec<PluginTool>,
     index: HashMap<String, usize>,
+    /// Blocking slots of the whole plugin (created at its first sync call).
+    blocking: OnceLock<Arc<Semaphore>>,
 }
 
 pub(crate) struct PluginTool {
@@ -58,16 +65,36 @@ pub(crate) struct PluginTool {
     pub(crate) spec: ToolSpec,
     /// The host's switch for this component.
     pub(crate) enabled: bool,
+    /// Blocking slots of this tool (created at its first sync call).
+    pub(crate) blocking: OnceLock<Arc<Semaphore>>,
+}
+
+impl PluginTool {
+    pub(crate) fn new(registration: &'static ToolRegistration, spec: ToolSpec) -> Self {
+        PluginTool { registration, spec, enabled: true, blocking: OnceLock::new() }
+    }
 }
 
 impl PluginTools {
     pub(crate) fn new(id: String, source: Source, state: PluginState, tools: Vec<PluginTool>) -> Self {
         let index = tools.iter().enumerate().map(|(i, t)| (t.spec.name().to_owned(), i)).collect();
-        PluginTools { id, source, state, instance: None, tools, index }
+        PluginTools { id, source, state, instance: None, tools, index, blocking: OnceLock::new() }
     }
 }
 
+/// What a sync tool call needs to take its blocking slots.
+pub(crate) struct BlockingSlots {
+    pub(crate) calls: Arc<BlockingCalls>,
+    pub(crate) tool: Arc<Semaphore>,
+    pub(crate) plugin: Arc<Semaphore>,
+    pub(crate) plugin_id: String,
+}
+
 impl PluginTable {
+    pub(crate) fn new(limits: BlockingLimits) -> Self {
+        PluginTable { blocking: Arc::new(BlockingCalls::new(limits)), ..Default::default() }
+    }
+
     pub(crate) fn read(&self) -> std::sync::RwLockReadGuard<'_, Vec<PluginTools>> {
         self.plugins.read().unwrap_or_else(|p| p.into_inner())
     }
@@ -92,13 +119,20 @@ impl PluginToolProvider {
         PluginToolProvider { table }
     }
 
+    /// Calls of sync tools still running after their caller stopped waiting (timed out or went
+    /// away), longest first. Each keeps a blocking thread and its tool's and plugin's slots (see
+    /// [`BlockingLimits`]) until the fn returns.
+    pub fn stuck_calls(&self) -> Vec<StuckCall> {
+        self.table.blocking.stuck()
+    }
+
     /// A provider over every `#[tool]` and `#[action]` linked into the program whose plugin needs
     /// no lifecycle: the free functions of each package's default plugin, all loaded at once.
     /// Plugins with instances, config and lifecycle are served through a
     /// [`PluginHost`](crate::PluginHost).
     pub fn from_declared() -> Self {
         let set = PluginSet::collect();
-        let table = Arc::new(PluginTable::default());
+        let table = Arc::new(PluginTable::new(BlockingLimits::default()));
         table.update(|plugins| {
             for plugin in set.plugins().filter(|p| p.is_default_plugin() && p.problems().is_empty()) {
                 plugins.push(PluginTools::new(
@@ -122,8 +156,8 @@ impl ToolProvider for PluginToolProvider {
         "plugin"
     }
 
-    fn listing_depends_on_context(&self) -> bool {
-        false
+    fn listing_depends_on(&self) -> ContextParts {
+        ContextParts::NONE
     }
 
     fn attach(&self, link: RegistryLink) {
@@ -152,6 +186,7 @@ impl ToolProvider for PluginToolProvider {
     ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
         let locale = ctx.map(|c| c.locale).unwrap_or_default();
         let wanted_plugin = call.metadata.get("plugin_id").and_then(Value::as_str).map(str::to_owned);
+        let limits = self.table.blocking.limits();
         let found = {
             let plugins = self.table.read();
             plugins
@@ -160,18 +195,24 @@ impl ToolProvider for PluginToolProvider {
                 .filter(|p| wanted_plugin.as_deref().is_none_or(|id| id == p.id))
                 .find_map(|p| {
                     let tool = &p.tools[*p.index.get(&call.tool_name)?];
-                    tool.enabled.then(|| (p.id.clone(), p.state, p.instance.clone(), tool.registration))
+                    let slots = matches!(tool.registration.invoker, Invoker::Sync(_)).then(|| BlockingSlots {
+                        calls: self.table.blocking.clone(),
+                        tool: tool.blocking.get_or_init(|| Arc::new(Semaphore::new(limits.tool_limit()))).clone(),
+                        plugin: p.blocking.get_or_init(|| Arc::new(Semaphore::new(limits.plugin_limit()))).clone(),
+                        plugin_id: p.id.clone(),
+                    });
+                    tool.enabled.then(|| (p.id.clone(), p.state, p.instance.clone(), tool.registration, slots))
                 })
         };
         Box::pin(async move {
-            let Some((plugin_id, state, instance, registration)) = found else {
+            let Some((plugin_id, state, instance, registration, slots)) = found else {
                 return Ok(ToolExecutionResult::failure(call.tool_name.clone(), not_found(&call.tool_name, locale)));
             };
             if state != PluginState::Loaded || (registration.is_method && instance.is_none()) {
                 return Err(ToolError::plugin_not_loaded(&plugin_id));
             }
             let call = prepare_arguments(call, registration, ctx);
-            let mut result = run_registration(registration, instance, call, ctx, locale).await?;
+            let mut result = run_registration(registration, instance, call, ctx, locale, slots).await?;
             result.metadata.insert("plugin_id".into(), Value::from(plugin_id));
             Ok(result)
         })
@@ -197,7 +238,7 @@ impl PluginToolProvider {
     /// fixtures and hosts that assemble plugins themselves).
     #[doc(hidden)]
     pub fn with_plugins(plugins: Vec<PluginToolsSpec>) -> Result<Self, toolhook::ToolSpecError> {
-        let table = Arc::new(PluginTable::default());
+        let table = Arc::new(PluginTable::new(BlockingLimits::default()));
         let mut built = Vec::new();
         for plugin in plugins {
             let mut tools = Vec::new();
@@ -207,7 +248,7 @@ impl PluginToolProvider {
                     ("plugin_id".to_owned(), Value::from(plugin.id.clone())),
                     ("visibility".to_owned(), Value::from(spec.visibility().as_str())),
                 ]);
-                tools.push(PluginTool { registration: tool.registration(), spec, enabled: true });
+                tools.push(PluginTool::new(tool.registration(), spec));
             }
             tools.sort_by(|a, b| a.spec.name().cmp(b.spec.name()));
             built.push(PluginTools::new(plugin.id, plugin.source, plugin.state, tools));
@@ -217,21 +258,45 @@ impl PluginToolProvider {
     }
 }
 
-/// Calls a registered tool: async tools are awaited, sync tools run on the blocking pool.
+/// Calls a registered tool: async tools are awaited, sync tools run on the blocking pool within
+/// their tool's and plugin's limits.
 pub(crate) async fn run_registration(
     registration: &'static ToolRegistration,
     instance: Option<Arc<dyn Any + Send + Sync>>,
     call: ToolInvocation,
     ctx: Option<&ToolExecutionContext>,
     locale: Locale,
+    slots: Option<BlockingSlots>,
 ) -> Result<ToolExecutionResult, ToolError> {
     match registration.invoker {
         Invoker::Async(invoke) => invoke(instance, call, ctx, locale).await,
         Invoker::Sync(invoke) => {
             let ctx = ctx.cloned();
-            // A sync tool cannot be cancelled: on timeout it runs to completion here and its result
-            // is dropped with the join handle.
-            match tokio::task::spawn_blocking(move || invoke(instance, call, ctx, locale)).await {
+            let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+                return Err(ToolError::new(
+                    "Runtime",
+                    "sync tools run on tokio's blocking pool; run the host on tokio",
+                ));
+            };
+            // Waiting for a slot is cancelled with the call; a call that got one keeps it (and its
+            // thread) until the fn returns, even after its caller stopped waiting.
+            let (permits, tracked) = match &slots {
+                Some(slots) => {
+                    let Some(permits) = BlockingCalls::slots(&slots.tool, &slots.plugin).await else {
+                        return Err(ToolError::new("Unavailable", "the tool's blocking slots are closed"));
+                    };
+                    let (caller, thread) = slots.calls.track(&slots.plugin_id, &call.tool_name);
+                    (Some(permits), Some((caller, thread)))
+                }
+                None => (None, None),
+            };
+            let (_caller, thread) = tracked.unzip();
+            let job = runtime.spawn_blocking(move || {
+                let _permits = permits;
+                let _thread = thread;
+                invoke(instance, call, ctx, locale)
+            });
+            match job.await {
                 Ok(result) => result,
                 Err(join) if join.is_panic() => Err(panic_error(join.into_panic())),
                 Err(join) => Err(ToolError::new("Cancelled", join.to_string())),

@@ -1,0 +1,262 @@
+//! Running code the runtime does not control (a provider's call or listing, a hook handler, a
+//! plugin's lifecycle hook) so that it can neither crash the host nor hold a caller past its
+//! deadline: panics while polling and while dropping are caught, the deadline counts from the
+//! start of the call (a first poll that blocks counts too), and a missing timer is an answer,
+//! not a panic.
+
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use std::time::Duration;
+use tokio::time::Instant;
+use toolhook::{BoxFuture, ToolError};
+
+/// How a guarded future ended.
+#[derive(Debug)]
+pub(crate) enum Guarded<T> {
+    /// It finished within its deadline.
+    Finished(T),
+    /// It panicked; the payload's text when it is a string.
+    Panicked(Option<String>),
+    /// The deadline passed first; the future was dropped.
+    TimedOut(TimedOut),
+    /// It had to wait, and waiting with a deadline needs a tokio runtime with its time driver.
+    NoTimer(NoTimer),
+}
+
+/// A deadline that passed.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TimedOut {
+    /// The time the call was given.
+    pub(crate) limit: Duration,
+    /// Set when one poll alone took longer than the limit: the code blocked its executor thread,
+    /// so the deadline could only be noticed afterwards.
+    pub(crate) blocked_for: Option<Duration>,
+}
+
+/// Why no timer could be armed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NoTimer {
+    /// Not inside a tokio runtime (another executor, or none).
+    NoRuntime,
+    /// A tokio runtime built without `enable_time`, or shutting down.
+    TimersDisabled,
+}
+
+impl NoTimer {
+    /// The error a call gets.
+    pub(crate) fn into_tool_error(self) -> ToolError {
+        match self {
+            NoTimer::NoRuntime => ToolError::new(
+                "Runtime",
+                "the call had to wait, and waiting with a timeout needs a tokio runtime; run the host on tokio",
+            ),
+            NoTimer::TimersDisabled => ToolError::new(
+                "Runtime",
+                "the call had to wait, and the tokio runtime has no timers; build it with enable_time() or enable_all()",
+            ),
+        }
+    }
+}
+
+/// The text of a panic payload, when it is a string.
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> Option<String> {
+    payload.downcast_ref::<&str>().map(|s| (*s).to_owned()).or_else(|| payload.downcast_ref::<String>().cloned())
+}
+
+/// A `Panic` error with the payload's text (when it is a string).
+pub(crate) fn panic_error(payload: Box<dyn std::any::Any + Send>) -> ToolError {
+    ToolError::panic(panic_message(&*payload).unwrap_or_default())
+}
+
+/// Creates a future by calling untrusted code, catching a panic while it is created.
+pub(crate) fn create<'a, T>(
+    make: impl FnOnce() -> BoxFuture<'a, T>,
+) -> Result<BoxFuture<'a, T>, Box<dyn std::any::Any + Send>> {
+    catch_unwind(AssertUnwindSafe(make))
+}
+
+/// Owns a future and drops it with a panic caught: a future whose `Drop` panics (after a
+/// timeout, or when the caller goes away) cannot take the caller down with it.
+pub(crate) struct DropGuard<'a, T> {
+    future: Option<BoxFuture<'a, T>>,
+}
+
+impl<'a, T> DropGuard<'a, T> {
+    pub(crate) fn new(future: BoxFuture<'a, T>) -> Self {
+        DropGuard { future: Some(future) }
+    }
+
+    /// Polls the future, catching a panic (after which the future is dropped, guarded).
+    fn poll_guarded(&mut self, cx: &mut Context<'_>) -> Poll<Result<T, Box<dyn std::any::Any + Send>>> {
+        let Some(future) = self.future.as_mut() else { return Poll::Pending };
+        match catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
+            Ok(Poll::Ready(value)) => {
+                self.release();
+                Poll::Ready(Ok(value))
+            }
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(payload) => {
+                self.release();
+                Poll::Ready(Err(payload))
+            }
+        }
+    }
+
+    /// Drops the future now, catching a panic in its `Drop`.
+    fn release(&mut self) {
+        if let Some(future) = self.future.take()
+            && let Err(payload) = catch_unwind(AssertUnwindSafe(move || drop(future)))
+        {
+            tracing::error!(
+                panic = panic_message(&*payload).unwrap_or_default(),
+                "a cancelled future panicked while it was dropped; the panic was contained"
+            );
+        }
+    }
+}
+
+impl<T> Drop for DropGuard<'_, T> {
+    fn drop(&mut self) {
+        self.release();
+    }
+}
+
+/// Runs `future` until it finishes, panics, or `limit` (counted from `started`) passes.
+///
+/// The first poll happens without a timer: most calls finish on it, and they need neither a
+/// timer nor a tokio runtime. A result that arrives after the deadline (because a poll blocked
+/// the thread) is a timeout all the same.
+pub(crate) async fn run<T>(future: BoxFuture<'_, T>, limit: Option<Duration>, started: Instant) -> Guarded<T> {
+    let mut guard = DropGuard::new(future);
+    let deadline = limit.map(|limit| (limit, started + limit));
+    let mut timer: Option<Pin<Box<tokio::time::Sleep>>> = None;
+    let mut longest = Duration::ZERO;
+    std::future::poll_fn(move |cx| {
+        let before = Instant::now();
+        let polled = guard.poll_guarded(cx);
+        let after = Instant::now();
+        longest = longest.max(after.saturating_duration_since(before));
+        let timed_out = |limit: Duration| TimedOut { limit, blocked_for: (longest > limit).then_some(longest) };
+        match polled {
+            Poll::Ready(Err(payload)) => return Poll::Ready(Guarded::Panicked(panic_message(&*payload))),
+            Poll::Ready(Ok(value)) => {
+                return Poll::Ready(match deadline {
+                    Some((limit, deadline)) if after > deadline => Guarded::TimedOut(timed_out(limit)),
+                    _ => Guarded::Finished(value),
+                });
+            }
+            Poll::Pending => {}
+        }
+        let Some((limit, deadline)) = deadline else { return Poll::Pending };
+        if after >= deadline {
+            guard.release();
+            return Poll::Ready(Guarded::TimedOut(timed_out(limit)));
+        }
+        let sleep = match &mut timer {
+            Some(sleep) => sleep,
+            None => match arm(deadline) {
+                Ok(sleep) => timer.insert(sleep),
+                Err(missing) => {
+                    guard.release();
+                    return Poll::Ready(Guarded::NoTimer(missing));
+                }
+            },
+        };
+        match catch_unwind(AssertUnwindSafe(|| sleep.as_mut().poll(cx))) {
+            Ok(Poll::Pending) => Poll::Pending,
+            Ok(Poll::Ready(())) => {
+                guard.release();
+                Poll::Ready(Guarded::TimedOut(timed_out(limit)))
+            }
+            Err(_) => {
+                guard.release();
+                Poll::Ready(Guarded::NoTimer(NoTimer::TimersDisabled))
+            }
+        }
+    })
+    .await
+}
+
+/// A timer for `deadline`, or why there is none (checked without panicking where tokio allows,
+/// and with the panic caught where it does not).
+fn arm(deadline: Instant) -> Result<Pin<Box<tokio::time::Sleep>>, NoTimer> {
+    if tokio::runtime::Handle::try_current().is_err() {
+        return Err(NoTimer::NoRuntime);
+    }
+    catch_unwind(|| Box::pin(tokio::time::sleep_until(deadline))).map_err(|_| NoTimer::TimersDisabled)
+}
+
+/// Waits for `future` until `deadline`; `None` when the deadline passed (or no timer exists).
+/// For the runtime's own waits (a listing in flight), which do not panic.
+pub(crate) async fn wait_until<F: Future>(future: F, deadline: Instant) -> Option<F::Output> {
+    let mut future = std::pin::pin!(future);
+    if let Poll::Ready(value) = std::future::poll_fn(|cx| Poll::Ready(future.as_mut().poll(cx))).await {
+        return Some(value);
+    }
+    let sleep = arm(deadline).ok()?;
+    tokio::select! {
+        biased;
+        value = future => Some(value),
+        () = sleep => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct PanicsOnDrop;
+    impl Drop for PanicsOnDrop {
+        fn drop(&mut self) {
+            panic!("drop exploded");
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_future_that_panics_when_dropped_after_its_timeout_is_contained() {
+        let future: BoxFuture<'static, ()> = Box::pin(async {
+            let _bomb = PanicsOnDrop;
+            std::future::pending::<()>().await;
+        });
+        let outcome = run(future, Some(Duration::from_millis(10)), Instant::now()).await;
+        assert!(matches!(outcome, Guarded::TimedOut(TimedOut { blocked_for: None, .. })), "{outcome:?}");
+    }
+
+    #[test]
+    fn waiting_outside_tokio_is_an_answer_not_a_panic() {
+        let future: BoxFuture<'static, ()> = Box::pin(std::future::pending());
+        let outcome = futures_executor::block_on(run(future, Some(Duration::from_millis(10)), Instant::now()));
+        assert!(matches!(outcome, Guarded::NoTimer(NoTimer::NoRuntime)), "{outcome:?}");
+        // A call that needs no wait works on any executor.
+        let ready: BoxFuture<'static, u8> = Box::pin(async { 7 });
+        let outcome = futures_executor::block_on(run(ready, Some(Duration::from_millis(10)), Instant::now()));
+        assert!(matches!(outcome, Guarded::Finished(7)));
+    }
+
+    #[test]
+    fn waiting_on_a_runtime_without_timers_is_an_answer_not_a_panic() {
+        let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let outcome = rt.block_on(async {
+            let future: BoxFuture<'static, ()> = Box::pin(std::future::pending());
+            run(future, Some(Duration::from_millis(10)), Instant::now()).await
+        });
+        assert!(matches!(outcome, Guarded::NoTimer(NoTimer::TimersDisabled)), "{outcome:?}");
+    }
+
+    #[tokio::test]
+    async fn a_first_poll_that_blocks_past_the_limit_is_a_timeout() {
+        let future: BoxFuture<'static, u8> = Box::pin(async {
+            std::thread::sleep(Duration::from_millis(60));
+            1
+        });
+        let outcome = run(future, Some(Duration::from_millis(20)), Instant::now()).await;
+        match outcome {
+            Guarded::TimedOut(TimedOut { blocked_for: Some(blocked), .. }) => {
+                assert!(blocked >= Duration::from_millis(60));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

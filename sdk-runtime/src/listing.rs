@@ -1,0 +1,297 @@
+//! One provider's listings: cached by the parts of the context the provider reads, fetched once
+//! at a time with a timeout, kept while a new one is on its way, and retried with backoff when
+//! they fail, so a slow, hung or failing provider costs its own tools and nobody else's calls.
+
+use crate::context_parts::{ContextParts, ContextView};
+use crate::guard::{self, Guarded};
+use crate::provider::ToolProvider;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::watch;
+use tokio::time::Instant;
+use toolhook::{BoxFuture, Locale, ToolAvailabilityContext, ToolError, ToolSpec, Visibility};
+
+/// How listings are fetched and retried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ListingSettings {
+    /// The longest one listing may take before it counts as failed.
+    pub(crate) timeout: Duration,
+    /// The wait before the first retry of a failed listing; doubled per failure.
+    pub(crate) backoff: Duration,
+    /// The longest wait between retries.
+    pub(crate) max_backoff: Duration,
+    /// Distinct contexts cached per provider.
+    pub(crate) capacity: usize,
+}
+
+/// The tools one listing returned (enabled and not hidden), with an id no other listing shares.
+#[derive(Debug)]
+pub(crate) struct Listing {
+    pub(crate) id: u64,
+    pub(crate) specs: Vec<ToolSpec>,
+}
+
+fn next_listing_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// What a caller gets when it asks for a provider's listing.
+#[derive(Clone, Debug)]
+pub(crate) enum Found {
+    /// The current listing.
+    Fresh(Arc<Listing>),
+    /// The last good listing, while a new one is fetched or after the newest attempt failed.
+    Stale(Arc<Listing>),
+    /// The provider's first listing for this context is on its way.
+    Pending(Arc<Flight>),
+    /// Nothing to offer: the provider failed and waits for its retry (which runs in the background).
+    Unavailable,
+}
+
+impl Found {
+    /// The listing to route with now, if any.
+    pub(crate) fn listing(&self) -> Option<&Arc<Listing>> {
+        match self {
+            Found::Fresh(listing) | Found::Stale(listing) => Some(listing),
+            Found::Pending(_) | Found::Unavailable => None,
+        }
+    }
+}
+
+/// A listing on its way; callers may wait for it.
+#[derive(Debug)]
+pub(crate) struct Flight {
+    done: watch::Sender<bool>,
+}
+
+impl Flight {
+    fn new() -> Arc<Self> {
+        Arc::new(Flight { done: watch::Sender::new(false) })
+    }
+
+    /// Resolves when the listing finished (or was abandoned).
+    pub(crate) async fn finished(&self) {
+        let mut done = self.done.subscribe();
+        let _ = done.wait_for(|done| *done).await;
+    }
+
+    fn finish(&self) {
+        self.done.send_replace(true);
+    }
+}
+
+#[derive(Debug)]
+enum State {
+    Empty,
+    Ready { listing: Arc<Listing>, epoch: u64 },
+    Fetching { flight: Arc<Flight>, stale: Option<Arc<Listing>>, retry: bool },
+    Failed { retry_at: Instant, epoch: u64, failures: u32, stale: Option<Arc<Listing>> },
+}
+
+#[derive(Debug)]
+struct Slot {
+    state: Mutex<State>,
+}
+
+impl Slot {
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// Key of a cached listing: the projected context, `None` when the caller gave none.
+type Key = Option<ToolAvailabilityContext>;
+
+/// One registered provider and its listings.
+pub(crate) struct ProviderListings {
+    pub(crate) provider: Arc<dyn ToolProvider>,
+    /// Bumped by the provider (through its `RegistryLink`) when its tools change.
+    pub(crate) epoch: Arc<AtomicU64>,
+    parts: ContextParts,
+    settings: ListingSettings,
+    slots: quick_cache::sync::Cache<Key, Arc<Slot>>,
+}
+
+impl std::fmt::Debug for ProviderListings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProviderListings")
+            .field("provider", &self.provider.provider_name())
+            .field("parts", &self.parts)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The outcome of one fetch.
+type Fetched = Guarded<Result<Vec<ToolSpec>, ToolError>>;
+
+impl ProviderListings {
+    pub(crate) fn new(provider: Arc<dyn ToolProvider>, epoch: Arc<AtomicU64>, settings: ListingSettings) -> Self {
+        let parts = provider.listing_depends_on();
+        ProviderListings {
+            provider,
+            epoch,
+            parts,
+            settings,
+            slots: quick_cache::sync::Cache::new(settings.capacity.max(1)),
+        }
+    }
+
+    pub(crate) fn name(&self) -> &str {
+        self.provider.provider_name()
+    }
+
+    fn slot(&self, key: &Key) -> Arc<Slot> {
+        if let Some(slot) = self.slots.get(key) {
+            return slot;
+        }
+        let slot = Arc::new(Slot { state: Mutex::new(State::Empty) });
+        match self.slots.get_or_insert_with(key, || Ok::<_, ()>(slot.clone())) {
+            Ok(slot) => slot,
+            Err(()) => slot,
+        }
+    }
+
+    /// The listing for a context, listed in `locale` (the registry's): cached, or fetched now. A fetch that does not finish on its first poll continues in the background; the
+    /// caller then gets the previous listing, or the flight to wait for when there is none.
+    pub(crate) async fn lookup(self: &Arc<Self>, ctx: Option<ContextView<'_>>, locale: Locale) -> Found {
+        let key: Key = ctx.map(|ctx| self.parts.project(ctx, locale));
+        let slot = self.slot(&key);
+        let epoch = self.epoch.load(Ordering::Acquire);
+        let (flight, failures) = {
+            let mut state = slot.lock();
+            let now = Instant::now();
+            let (stale, failures, retry) = match &*state {
+                State::Ready { listing, epoch: at } if *at == epoch => return Found::Fresh(listing.clone()),
+                State::Fetching { flight, stale, retry } => {
+                    return match stale {
+                        Some(listing) => Found::Stale(listing.clone()),
+                        None if !retry => Found::Pending(flight.clone()),
+                        None => Found::Unavailable,
+                    };
+                }
+                State::Failed { retry_at, epoch: at, stale, .. } if now < *retry_at && *at == epoch => {
+                    return stale.clone().map_or(Found::Unavailable, Found::Stale);
+                }
+                State::Ready { listing, .. } => (Some(listing.clone()), 0, false),
+                State::Failed { failures, stale, .. } => (stale.clone(), *failures, true),
+                State::Empty => (None, 0, false),
+            };
+            let flight = Flight::new();
+            *state = State::Fetching { flight: flight.clone(), stale, retry };
+            (flight, failures)
+        };
+        self.fetch(&slot, key, epoch, failures).await;
+        flight.finish_if_done(&slot)
+    }
+
+    /// Fetches one listing: polled once here, continued on a task when it has to wait.
+    async fn fetch(self: &Arc<Self>, slot: &Arc<Slot>, key: Key, epoch: u64, failures: u32) {
+        let provider = self.provider.clone();
+        let listing: BoxFuture<'static, Result<Vec<ToolSpec>, ToolError>> =
+            Box::pin(async move { provider.list_tools(key.as_ref()).await });
+        let mut run: BoxFuture<'static, Fetched> =
+            Box::pin(guard::run(listing, Some(self.settings.timeout), Instant::now()));
+        let first = std::future::poll_fn(|cx| std::task::Poll::Ready(run.as_mut().poll(cx))).await;
+        match first {
+            std::task::Poll::Ready(fetched) => self.settle(slot, epoch, failures, fetched),
+            std::task::Poll::Pending => match tokio::runtime::Handle::try_current() {
+                Ok(handle) => {
+                    let this = self.clone();
+                    let slot = slot.clone();
+                    handle.spawn(async move {
+                        let fetched = run.await;
+                        this.settle(&slot, epoch, failures, fetched);
+                    });
+                }
+                Err(_) => {
+                    drop(run);
+                    self.settle(slot, epoch, failures, Guarded::NoTimer(guard::NoTimer::NoRuntime));
+                }
+            },
+        }
+    }
+
+    /// Records a finished fetch and wakes whoever waits for it.
+    fn settle(&self, slot: &Slot, epoch: u64, failures: u32, fetched: Fetched) {
+        let provider = self.name();
+        let error = match fetched {
+            Guarded::Finished(Ok(specs)) => {
+                if failures > 0 {
+                    tracing::info!(provider, failures, "provider listing recovered");
+                }
+                let specs = specs.into_iter().filter(|s| s.enabled() && s.visibility() != Visibility::Hidden).collect();
+                let listing = Arc::new(Listing { id: next_listing_id(), specs });
+                let previous = std::mem::replace(&mut *slot.lock(), State::Ready { listing, epoch });
+                if let State::Fetching { flight, .. } = previous {
+                    flight.finish();
+                }
+                return;
+            }
+            Guarded::Finished(Err(error)) => error,
+            Guarded::Panicked(message) => ToolError::panic(message.unwrap_or_default()),
+            Guarded::TimedOut(timed_out) => {
+                ToolError::new("Timeout", format!("listing took longer than {} ms", timed_out.limit.as_millis()))
+            }
+            Guarded::NoTimer(missing) => missing.into_tool_error(),
+        };
+        let failures = failures.saturating_add(1);
+        let wait = backoff(self.settings.backoff, self.settings.max_backoff, failures);
+        let mut state = slot.lock();
+        let stale = match &mut *state {
+            State::Fetching { stale, .. } => stale.take(),
+            _ => None,
+        };
+        tracing::warn!(
+            provider,
+            %error,
+            failures,
+            retry_in_ms = wait.as_millis() as u64,
+            serving_previous_listing = stale.is_some(),
+            "provider listing failed; its tools are unavailable until a retry succeeds"
+        );
+        let previous =
+            std::mem::replace(&mut *state, State::Failed { retry_at: Instant::now() + wait, epoch, failures, stale });
+        drop(state);
+        if let State::Fetching { flight, .. } = previous {
+            flight.finish();
+        }
+    }
+}
+
+impl Flight {
+    /// What the caller that started the fetch gets once the first poll is over.
+    fn finish_if_done(self: Arc<Self>, slot: &Slot) -> Found {
+        match &*slot.lock() {
+            State::Ready { listing, .. } => Found::Fresh(listing.clone()),
+            State::Fetching { stale: Some(listing), .. } | State::Failed { stale: Some(listing), .. } => {
+                Found::Stale(listing.clone())
+            }
+            State::Fetching { retry: false, .. } => Found::Pending(self),
+            State::Fetching { .. } | State::Failed { .. } | State::Empty => Found::Unavailable,
+        }
+    }
+}
+
+/// `initial × 2^(failures - 1)`, at most `max`.
+fn backoff(initial: Duration, max: Duration, failures: u32) -> Duration {
+    let factor = 1u32.checked_shl(failures.saturating_sub(1)).unwrap_or(u32::MAX);
+    initial.saturating_mul(factor).min(max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_up_to_its_ceiling() {
+        let s = Duration::from_secs(1);
+        let max = Duration::from_secs(60);
+        assert_eq!(backoff(s, max, 1), s);
+        assert_eq!(backoff(s, max, 2), 2 * s);
+        assert_eq!(backoff(s, max, 4), 8 * s);
+        assert_eq!(backoff(s, max, 7), max);
+        assert_eq!(backoff(s, max, 400), max);
+    }
+}
