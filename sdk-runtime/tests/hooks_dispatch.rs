@@ -311,6 +311,81 @@ async fn at_most_max_concurrent_observers_run_at_once_and_their_timeout_starts_w
     assert_eq!(start.elapsed(), Duration::from_millis(300));
 }
 
+/// An observer that records the `n` of every event it sees, slowly.
+fn recording_observer(seen: &Arc<Mutex<Vec<u64>>>) -> HookHandlerEntry {
+    let seen = Arc::clone(seen);
+    HookHandlerEntry::new("recorder", "demo.hook", move |a: HookArgs, _: HookContext| {
+        let seen = Arc::clone(&seen);
+        async move {
+            sleep(Duration::from_millis(50)).await;
+            seen.lock().unwrap().push(a.get("n").and_then(Value::as_u64).unwrap());
+        }
+    })
+    .mode(HookMode::Observe)
+}
+
+fn backlog_dispatcher(overflow: toolhook_runtime::hooks::ObserverOverflow) -> HookDispatcher {
+    let registry = HookSpecRegistry::new();
+    registry.register(HookSpec::new("demo.hook")).unwrap();
+    HookDispatcher::builder()
+        .specs(registry)
+        .max_concurrent_observers(1)
+        .max_queued_observers(10)
+        .observer_overflow(overflow)
+        .build()
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_observer_backlog_is_bounded_and_drops_the_oldest_runs() {
+    let d = backlog_dispatcher(toolhook_runtime::hooks::ObserverOverflow::DropOldest);
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    d.register_plugin("p", Source::ThirdParty, vec![recording_observer(&seen)]).unwrap();
+    for n in 0..5_000u64 {
+        d.invoke("demo.hook", args(json!({"n": n}))).await.unwrap();
+    }
+    // One running, ten waiting: everything else was dropped and counted.
+    assert_eq!(d.dropped_observer_runs(), 5_000 - 11);
+    d.wait_observers().await;
+    let seen = seen.lock().unwrap().clone();
+    let newest: Vec<u64> = (4_990..5_000).collect();
+    assert_eq!(seen[0], 0, "the run already going finishes");
+    assert_eq!(seen[1..], newest[..], "the newest events are kept");
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_observer_backlog_can_drop_the_newest_runs_instead() {
+    let d = backlog_dispatcher(toolhook_runtime::hooks::ObserverOverflow::DropNewest);
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    d.register_plugin("p", Source::ThirdParty, vec![recording_observer(&seen)]).unwrap();
+    for n in 0..1_000u64 {
+        d.invoke("demo.hook", args(json!({"n": n}))).await.unwrap();
+    }
+    assert_eq!(d.dropped_observer_runs(), 1_000 - 11);
+    d.wait_observers().await;
+    assert_eq!(*seen.lock().unwrap(), (0..11).collect::<Vec<u64>>());
+}
+
+#[tokio::test]
+async fn a_handler_that_blocks_its_thread_past_its_timeout_times_out_and_counts_against_its_plugin() {
+    let d = dispatcher(demo());
+    let blocking = HookHandlerEntry::new("blocks", "demo.hook", |_: HookArgs, _: HookContext| async {
+        std::thread::sleep(Duration::from_millis(60));
+        HookOutcome::<HookArgs>::proceed()
+    })
+    .timeout(Duration::from_millis(20));
+    d.register_plugin("p", Source::ThirdParty, vec![blocking]).unwrap();
+    let result = d.invoke("demo.hook", HookArgs::new()).await.unwrap();
+    assert_eq!(result.errors, ["HookHandler p.blocks timed out after 20 ms"]);
+    for _ in 0..10 {
+        d.invoke("demo.hook", HookArgs::new()).await.unwrap();
+    }
+    assert!(
+        d.breaker_statuses().iter().any(|s| s.plugin_id == "p"),
+        "the timeouts opened the plugin's breaker: {:?}",
+        d.breaker_statuses()
+    );
+}
+
 #[tokio::test(start_paused = true)]
 async fn invoke_and_wait_waits_only_for_the_observers_it_started() {
     let specs = vec![HookSpec::new("demo.hook"), HookSpec::new("other.hook")];

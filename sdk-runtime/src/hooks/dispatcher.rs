@@ -3,21 +3,19 @@
 use super::breaker::{Breaker, BreakerConfig, BreakerStatus, Permit, Ticket, Verdict};
 use super::entry::{HandlerCall, HookHandlerEntry};
 use super::error::{HookError, HookErrorKind};
-use super::observers::Observers;
+use super::observers::{ObserverOverflow, Observers};
 use super::spec::{HookSpec, HookSpecRegistry};
 use super::validate;
 use crate::Source;
-use futures_util::FutureExt;
+use crate::guard::{self, Guarded};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
-use std::future::Future;
-use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
-use tokio::task::JoinHandle;
+use tokio::sync::oneshot;
 use toolhook::Locale;
 use toolhook::hooks::{
     ErrorPolicy, HandlerOutcome, HookAction, HookArgs, HookContext, HookHandlerError, HookMode, HookOrder, PayloadError,
@@ -205,6 +203,8 @@ pub struct HookDispatcherBuilder {
     breaker: BreakerConfig,
     validate_hooks: bool,
     max_concurrent_observers: usize,
+    max_queued_observers: usize,
+    observer_overflow: ObserverOverflow,
 }
 
 impl Default for HookDispatcherBuilder {
@@ -216,6 +216,8 @@ impl Default for HookDispatcherBuilder {
             breaker: BreakerConfig::default(),
             validate_hooks: true,
             max_concurrent_observers: 64,
+            max_queued_observers: 1024,
+            observer_overflow: ObserverOverflow::DropOldest,
         }
     }
 }
@@ -252,10 +254,25 @@ impl HookDispatcherBuilder {
         self
     }
 
-    /// How many observers run at once across the dispatcher (default 64, at least 1); later ones
-    /// wait for a slot, first come, first served.
+    /// How many observer runs run at once across the dispatcher (default 64, at least 1); later
+    /// ones wait in a queue, first come, first served.
     pub fn max_concurrent_observers(mut self, max: usize) -> Self {
         self.max_concurrent_observers = max;
+        self
+    }
+
+    /// How many observer runs may wait for a slot (default 1024). A run that finds the queue
+    /// full is dropped under the [`observer_overflow`](Self::observer_overflow) policy, logged and
+    /// counted in [`HookDispatcher::dropped_observer_runs`]. Waiting runs of one event share one
+    /// copy of its arguments.
+    pub fn max_queued_observers(mut self, max: usize) -> Self {
+        self.max_queued_observers = max;
+        self
+    }
+
+    /// Which run is dropped when the observer queue is full (default: the oldest waiting one).
+    pub fn observer_overflow(mut self, overflow: ObserverOverflow) -> Self {
+        self.observer_overflow = overflow;
         self
     }
 
@@ -269,7 +286,11 @@ impl HookDispatcherBuilder {
                 locale: self.locale,
                 validate_hooks: self.validate_hooks,
                 breaker: Breaker::new(self.breaker),
-                observers: Arc::new(Observers::new(self.max_concurrent_observers)),
+                observers: Arc::new(Observers::new(
+                    self.max_concurrent_observers,
+                    self.max_queued_observers,
+                    self.observer_overflow,
+                )),
                 state: RwLock::new(State::default()),
                 shut_down: AtomicBool::new(false),
             }),
@@ -467,10 +488,16 @@ impl HookDispatcher {
     pub async fn invoke_and_wait(&self, name: &str, kwargs: HookArgs) -> Result<HookDispatchResult, HookError> {
         let (result, observers) = self.dispatch(name, kwargs, true).await?;
         for observer in observers {
-            // An aborted observer (shutdown) is as finished as it gets.
+            // A dropped or aborted run is as finished as it gets.
             let _ = observer.await;
         }
         Ok(result)
+    }
+
+    /// How many observer runs were dropped because the queue was full (see
+    /// [`HookDispatcherBuilder::max_queued_observers`]) since the dispatcher was built.
+    pub fn dropped_observer_runs(&self) -> u64 {
+        self.inner.observers.dropped()
     }
 
     /// Waits until no observer is running or waiting to start.
@@ -495,7 +522,7 @@ impl HookDispatcher {
         name: &str,
         kwargs: HookArgs,
         track: bool,
-    ) -> Result<(HookDispatchResult, Vec<JoinHandle<()>>), HookError> {
+    ) -> Result<(HookDispatchResult, Vec<oneshot::Receiver<()>>), HookError> {
         let inner = &self.inner;
         let hook = name.trim();
         if hook.is_empty() {
@@ -510,6 +537,10 @@ impl HookDispatcher {
             return Ok((result, observers));
         };
         let spec = inner.specs.get_shared(hook).unwrap_or_else(|| Arc::new(HookSpec::synthetic(hook)));
+        // The observers of one event share one copy of its arguments (taken when the first one
+        // is submitted, after the blocking handlers before it).
+        let mut shared: Option<(usize, Arc<HookArgs>)> = None;
+        let mut changes = 0usize;
         for target in targets.iter() {
             if self.is_shut_down() {
                 break;
@@ -523,12 +554,18 @@ impl HookDispatcher {
                     tracing::warn!(hook, handler = &*target.full_name, "hook does not allow observers; skipped");
                 }
                 HookMode::Observe => {
+                    let kwargs = match &shared {
+                        Some((at, kwargs)) if *at == changes => Arc::clone(kwargs),
+                        _ => Arc::clone(&shared.insert((changes, Arc::new(result.kwargs.clone()))).1),
+                    };
                     let task = Arc::clone(inner);
-                    let target = Arc::clone(target);
-                    let kwargs = result.kwargs.clone();
-                    let handle = inner.observers.spawn(async move { task.observe(&target, kwargs, timeout).await });
+                    let handler = Arc::clone(target);
+                    let done = inner.observers.submit(Arc::clone(&target.full_name), async move {
+                        let kwargs = Arc::unwrap_or_clone(kwargs);
+                        task.observe(&handler, kwargs, timeout).await;
+                    });
                     if track {
-                        observers.push(handle);
+                        observers.push(done);
                     }
                 }
                 HookMode::Blocking if !spec.allow_blocking => {
@@ -540,6 +577,7 @@ impl HookDispatcher {
                 }
                 HookMode::Blocking => {
                     let run = inner.run(target, result.kwargs.clone(), timeout).await;
+                    changes += 1;
                     inner.merge(&mut result, &spec, target, run);
                     if result.aborted {
                         break;
@@ -599,46 +637,51 @@ impl Inner {
         );
         let call = Arc::clone(&handler.call);
         // Created inside the guarded future, so a panic before the handler's first await is
-        // caught too; on timeout the future is dropped, cancelling the handler.
-        let mut guarded = std::pin::pin!(AssertUnwindSafe(async move { call(kwargs, ctx).await }).catch_unwind());
-        // Most handlers finish on their first poll: only one that has to wait arms the timer.
-        let first = std::future::poll_fn(|cx| std::task::Poll::Ready(guarded.as_mut().poll(cx))).await;
-        let outcome = match first {
-            std::task::Poll::Ready(output) => Ok(output),
-            std::task::Poll::Pending => tokio::time::timeout(timeout, guarded.as_mut()).await,
-        };
+        // caught too; on timeout the future is dropped (a panic in its drop is contained),
+        // cancelling the handler. The timeout counts from here: a handler that blocks its thread
+        // is timed out when it returns, and counts against its plugin.
+        let future: toolhook::BoxFuture<'_, _> = Box::pin(async move { call(kwargs, ctx).await });
+        let outcome = guard::run(future, Some(timeout), tokio::time::Instant::now()).await;
         match outcome {
-            Err(_) => {
+            Guarded::TimedOut(timed_out) => {
                 ticket.report(Verdict::Failure);
+                if let Some(blocked) = timed_out.blocked_for {
+                    tracing::warn!(
+                        handler = &*handler.full_name,
+                        blocked_ms = blocked.as_millis() as u64,
+                        timeout_ms = timeout.as_millis() as u64,
+                        "hook handler blocked its executor thread longer than its timeout; do blocking work in spawn_blocking"
+                    );
+                }
                 Run::TimedOut(timeout)
             }
-            Ok(Err(panic)) => {
+            Guarded::NoTimer(missing) => {
+                ticket.report(Verdict::Neutral);
+                Run::Failed(missing.into_tool_error().message(self.locale).to_owned())
+            }
+            Guarded::Panicked(text) => {
                 ticket.report(Verdict::Failure);
-                let text = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| (*s).to_owned())
-                    .or_else(|| panic.downcast_ref::<String>().cloned());
                 Run::Failed(match text {
                     Some(text) => format!("panic: {text}"),
                     None => "panic".to_owned(),
                 })
             }
-            Ok(Ok(Ok(outcome))) => {
+            Guarded::Finished(Ok(outcome)) => {
                 ticket.report(Verdict::Success);
                 Run::Outcome(outcome)
             }
-            Ok(Ok(Err(HookHandlerError::InvalidPayload(error)))) => {
+            Guarded::Finished(Err(HookHandlerError::InvalidPayload(error))) => {
                 ticket.report(Verdict::Neutral);
                 Run::Failed(match self.locale {
                     Locale::En => format!("invalid payload: {}", error.detail()),
                     Locale::ZhHans => format!("载荷无效: {}", error.detail()),
                 })
             }
-            Ok(Ok(Err(HookHandlerError::PluginNotLoaded(plugin_id)))) => {
+            Guarded::Finished(Err(HookHandlerError::PluginNotLoaded(plugin_id))) => {
                 ticket.report(Verdict::Neutral);
                 Run::Failed(self.not_loaded(&plugin_id))
             }
-            Ok(Ok(Err(error))) => {
+            Guarded::Finished(Err(error)) => {
                 ticket.report(Verdict::Success);
                 Run::Failed(error.to_string().trim().to_owned())
             }

@@ -77,4 +77,5 @@ pub use breaker::{BreakerConfig, BreakerState, BreakerStatus};
 pub use dispatcher::{HookDispatchResult, HookDispatcher, HookDispatcherBuilder};
 pub use entry::{HookHandlerEntry, HookHandlerManifest};
 pub use error::{HookError, HookErrorKind};
+pub use observers::ObserverOverflow;
 pub use spec::{HookSpec, HookSpecError, HookSpecRegistry, build_object_schema};
