@@ -62,6 +62,11 @@ pub enum ArgsErrorKind {
     TooLarge(usize),
     /// The arguments are nested deeper than the registry allows.
     TooDeep(usize),
+    /// An integer too large to have arrived exactly (beyond 2^53 in an already parsed value).
+    NotExact {
+        /// The value as received.
+        value: String,
+    },
 }
 
 impl ArgsError {
@@ -137,6 +142,27 @@ impl ArgsError {
                 format!("arguments are nested deeper than {n} levels")
             }
             (ArgsErrorKind::TooDeep(n), Locale::ZhHans) => format!("参数嵌套超过 {n} 层"),
+            (ArgsErrorKind::NotExact { value }, Locale::En) => {
+                format!("{p}: {value} is too large to be read exactly; send it as a string")
+            }
+            (ArgsErrorKind::NotExact { value }, Locale::ZhHans) => {
+                format!("{p}：{value} 过大，无法精确读取，请以字符串形式发送")
+            }
+        }
+    }
+
+    /// Quotes a number as the model wrote it (`18446744073709551616`, not the float it was read
+    /// as) wherever the message shows the offending value.
+    fn quote_number(&mut self, raw: &str) {
+        let requote = |actual: &mut String| {
+            if let Some((kind @ ("integer" | "number"), _)) = actual.split_once(' ') {
+                *actual = format!("{kind} {raw}");
+            }
+        };
+        match &mut self.kind {
+            ArgsErrorKind::WrongType { actual, .. } | ArgsErrorKind::NotAllowed { actual, .. } => requote(actual),
+            ArgsErrorKind::OutOfRange { value, .. } | ArgsErrorKind::NotExact { value } => *value = raw.to_owned(),
+            _ => {}
         }
     }
 
@@ -166,7 +192,39 @@ pub enum Path<'a> {
     Index(&'a Path<'a>, usize),
 }
 
+/// One step of a path, owned: kept with the first error so the value can be found in the text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Seg {
+    Key(String),
+    Index(usize),
+}
+
 impl Path<'_> {
+    fn segments(&self) -> Vec<Seg> {
+        match self {
+            Path::Param(name) => vec![Seg::Key((*name).to_owned())],
+            Path::Field(parent, key) => {
+                let mut segs = parent.segments();
+                segs.push(Seg::Key((*key).to_owned()));
+                segs
+            }
+            Path::Index(parent, i) => {
+                let mut segs = parent.segments();
+                segs.push(Seg::Index(*i));
+                segs
+            }
+        }
+    }
+
+    fn is(&self, segs: &[Seg]) -> bool {
+        match (self, segs.split_last()) {
+            (Path::Param(name), Some((Seg::Key(key), []))) => name == key,
+            (Path::Field(parent, name), Some((Seg::Key(key), rest))) => name == key && parent.is(rest),
+            (Path::Index(parent, i), Some((Seg::Index(j), rest))) => i == j && parent.is(rest),
+            _ => false,
+        }
+    }
+
     fn render(&self) -> String {
         match self {
             Path::Param(name) => (*name).to_owned(),
@@ -206,10 +264,24 @@ impl Literal {
         }
     }
 
+    /// Whether the literal equals an integer, exactly.
+    fn equals_int(&self, n: i128) -> bool {
+        match *self {
+            Literal::Int(i) => i == n,
+            Literal::Float(f) => exact_float_int(f) == Some(n),
+            _ => false,
+        }
+    }
+
     fn matches(&self, value: &Value) -> bool {
         match (self, value) {
             (Literal::Str(s), Value::String(v)) => s == v,
-            (Literal::Int(i), Value::Number(n)) => n.as_f64() == Some(*i as f64),
+            (Literal::Int(i), Value::Number(n)) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+                (Some(x), _, _) => i128::from(x) == *i,
+                (_, Some(x), _) => i128::from(x) == *i,
+                (_, _, Some(f)) => exact_float_int(f) == Some(*i),
+                _ => false,
+            },
             (Literal::Float(f), Value::Number(n)) => n.as_f64() == Some(*f),
             (Literal::Bool(b), Value::Bool(v)) => b == v,
             _ => false,
@@ -226,24 +298,122 @@ pub struct ParamMeta {
     pub allowed: Option<&'static [Literal]>,
 }
 
-/// The state of one decoding: the first error, with its path.
+/// The state of one decoding: the first error, with its path; and the integers too large for a
+/// float that were read exactly from the text on an earlier pass.
 #[derive(Debug, Default)]
 pub struct DecodeCx {
-    error: RefCell<Option<ArgsError>>,
+    error: RefCell<Option<(ArgsError, Vec<Seg>)>>,
+    /// The first error is an integer that arrived as a float: read it from the text (the Rust
+    /// type it is for).
+    wants_exact: std::cell::Cell<Option<&'static str>>,
+    exact: Vec<(Vec<Seg>, i128)>,
 }
 
 impl DecodeCx {
     fn fail<E: de::Error>(&self, at: &Path<'_>, kind: ArgsErrorKind) -> E {
         let mut slot = self.error.borrow_mut();
         if slot.is_none() {
-            *slot = Some(ArgsError::new(at.render(), kind));
+            *slot = Some((ArgsError::new(at.render(), kind), at.segments()));
         }
         E::custom("toolhook argument error")
     }
 
-    fn take(&self) -> Option<ArgsError> {
-        self.error.borrow_mut().take()
+    /// Fails with an integer that may have lost digits on its way through a float.
+    fn fail_inexact<E: de::Error>(&self, at: &Path<'_>, value: f64, rust_type: &'static str) -> E {
+        if self.error.borrow().is_none() {
+            self.wants_exact.set(Some(rust_type));
+        }
+        self.fail(at, ArgsErrorKind::NotExact { value: Value::from(value).to_string() })
     }
+
+    /// The integer read exactly from the text for this path, if an earlier pass did.
+    fn exact(&self, at: &Path<'_>) -> Option<i128> {
+        self.exact.iter().find(|(segs, _)| at.is(segs)).map(|(_, n)| *n)
+    }
+
+    fn take(&self) -> Option<ArgsError> {
+        self.error.borrow_mut().take().map(|(error, _)| error)
+    }
+}
+
+/// The largest integer every `f64` below it represents exactly (2^53).
+const MAX_EXACT_FLOAT: f64 = 9_007_199_254_740_992.0;
+
+/// A float's integer value when it is whole and certainly exact.
+fn exact_float_int(f: f64) -> Option<i128> {
+    (f.is_finite() && f.fract() == 0.0 && f.abs() <= MAX_EXACT_FLOAT).then_some(f as i128)
+}
+
+/// What a JSON number literal is as an integer.
+#[derive(Debug, PartialEq)]
+enum ExactInt {
+    /// Its exact value: `18446744073709551617`, `-12`, `1.5e3`.
+    Value(i128),
+    /// A whole number beyond `i128`.
+    TooLarge,
+    /// Not a whole number, or not a number.
+    NotInteger,
+}
+
+fn parse_exact_integer(raw: &str) -> ExactInt {
+    let (mantissa, exponent) = match raw.split_once(['e', 'E']) {
+        Some((m, e)) => match e.parse::<i32>() {
+            Ok(e) => (m, e),
+            Err(_) => return ExactInt::NotInteger,
+        },
+        None => (raw, 0),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let fraction = fraction.trim_end_matches('0');
+    let Some(shift) = i32::try_from(fraction.len()).ok().and_then(|len| exponent.checked_sub(len)) else {
+        return ExactInt::NotInteger;
+    };
+    let digits = format!("{whole}{fraction}");
+    let significant = digits.trim_start_matches(['-', '0']);
+    if shift < 0 {
+        // The digits must end in enough zeros to divide out.
+        let cut = usize::try_from(-shift).unwrap_or(usize::MAX);
+        if significant.is_empty() {
+            return ExactInt::Value(0);
+        }
+        if cut > significant.len() || !significant[significant.len() - cut..].bytes().all(|b| b == b'0') {
+            return ExactInt::NotInteger;
+        }
+        return match digits[..digits.len() - cut].parse::<i128>() {
+            Ok(value) => ExactInt::Value(value),
+            Err(_) => ExactInt::TooLarge,
+        };
+    }
+    if significant.is_empty() {
+        return ExactInt::Value(0);
+    }
+    let Ok(value) = digits.parse::<i128>() else { return ExactInt::TooLarge };
+    match u32::try_from(shift).ok().and_then(|shift| 10i128.checked_pow(shift)).and_then(|f| value.checked_mul(f)) {
+        Some(value) => ExactInt::Value(value),
+        None => ExactInt::TooLarge,
+    }
+}
+
+/// The text of the value at a path in arguments text, as the model wrote it.
+fn locate<'t>(text: &'t str, segs: &[Seg]) -> Option<&'t str> {
+    let mut raw: &'t serde_json::value::RawValue = serde_json::from_str(text).ok()?;
+    for seg in segs {
+        raw = match seg {
+            Seg::Key(key) => {
+                let map: HashMap<String, &'t serde_json::value::RawValue> = serde_json::from_str(raw.get()).ok()?;
+                map.get(key).copied()?
+            }
+            Seg::Index(i) => {
+                let items: Vec<&'t serde_json::value::RawValue> = serde_json::from_str(raw.get()).ok()?;
+                items.get(*i).copied()?
+            }
+        };
+    }
+    Some(raw.get())
+}
+
+fn is_number_literal(raw: &str) -> bool {
+    raw.starts_with(|c: char| c == '-' || c.is_ascii_digit())
 }
 
 /// A parameter type the decoder reads leniently.
@@ -283,14 +453,29 @@ impl<'de, P: Param> DeserializeSeed<'de> for Seed<'_, P> {
 }
 
 /// How an unexpected value is named: `string "five"`, `integer 5`, `null`, `array`.
+/// The longest piece of a string value an error quotes (a model may send megabytes).
+const MAX_QUOTED_CHARS: usize = 100;
+
 fn actual_str(s: &str) -> String {
-    format!("string {}", Value::from(s))
+    match s.char_indices().nth(MAX_QUOTED_CHARS) {
+        None => format!("string {}", Value::from(s)),
+        Some((end, _)) => format!("string {}… ({} characters)", Value::from(&s[..end]), s.chars().count()),
+    }
 }
 fn actual_f64(f: f64) -> String {
     let kind = if f.is_finite() && f.fract() == 0.0 { "integer" } else { "number" };
     format!("{kind} {}", Value::from(f))
 }
-fn actual_value(v: &Value) -> String {
+/// How an argument error names a value it did not expect: `null`, `boolean true`, `integer 5`,
+/// `number 2.5`, `string "five"`, `array`, `object`.
+///
+/// ```
+/// use toolhook::args::describe_value;
+///
+/// assert_eq!(describe_value(&toolhook::serde_json::json!("no")), r#"string "no""#);
+/// assert_eq!(describe_value(&toolhook::serde_json::json!(0)), "integer 0");
+/// ```
+pub fn describe_value(v: &Value) -> String {
     match v {
         Value::Null => "null".to_owned(),
         Value::Bool(b) => format!("boolean {b}"),
@@ -351,7 +536,12 @@ impl<T: TryFrom<i128>> IntVisitor<'_, T> {
         shown: impl FnOnce() -> String,
         actual: impl FnOnce() -> String,
     ) -> Result<T, E> {
-        check_allowed(&Literal::Int(n).to_value(), self.at, self.meta, self.cx, actual)?;
+        if let Some(allowed) = self.meta.allowed
+            && !allowed.iter().any(|lit| lit.equals_int(n))
+        {
+            let allowed = allowed.iter().map(|lit| lit.to_value().to_string()).collect();
+            return Err(self.cx.fail(self.at, ArgsErrorKind::NotAllowed { allowed, actual: actual() }));
+        }
         T::try_from(n).map_err(|_| {
             self.cx.fail(self.at, ArgsErrorKind::OutOfRange { value: shown(), rust_type: self.meta.rust_type })
         })
@@ -386,15 +576,12 @@ impl<'de, T: TryFrom<i128>> Visitor<'de> for IntVisitor<'_, T> {
                 .cx
                 .fail(self.at, ArgsErrorKind::WrongType { expected: self.expected, actual: actual_f64(v) }));
         }
-        // Whole floats beyond i128 are out of range for every integer type.
-        let n = if v.abs() < 1.7e38 { v as i128 } else { i128::MAX };
-        let shown = || Value::from(v).to_string();
-        if v.abs() >= 1.7e38 {
-            return Err(self
-                .cx
-                .fail(self.at, ArgsErrorKind::OutOfRange { value: shown(), rust_type: self.meta.rust_type }));
+        // Beyond 2^53 a float may have lost digits: the integer is read from the text instead
+        // (an earlier pass found it there), or the error says so.
+        match exact_float_int(v).or_else(|| self.cx.exact(self.at)) {
+            Some(n) => self.fit(n, || n.to_string(), || format!("integer {n}")),
+            None => Err(self.cx.fail_inexact(self.at, v, self.meta.rust_type)),
         }
-        self.fit(n, shown, || actual_f64(v))
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
         let t = v.trim();
@@ -718,7 +905,7 @@ impl Param for Value {
         cx: &DecodeCx,
     ) -> Result<Self, D::Error> {
         let value = <Value as serde::Deserialize>::deserialize(d)?;
-        check_allowed(&value, at, meta, cx, || actual_value(&value))?;
+        check_allowed(&value, at, meta, cx, || describe_value(&value))?;
         Ok(value)
     }
 }
@@ -728,7 +915,7 @@ impl Param for Map<String, Value> {
     fn decode<'de, D: Deserializer<'de>>(d: D, at: &Path<'_>, _: &ParamMeta, cx: &DecodeCx) -> Result<Self, D::Error> {
         match <Value as serde::Deserialize>::deserialize(d)? {
             Value::Object(map) => Ok(map),
-            other => Err(cx.fail(at, ArgsErrorKind::WrongType { expected: "object", actual: actual_value(&other) })),
+            other => Err(cx.fail(at, ArgsErrorKind::WrongType { expected: "object", actual: describe_value(&other) })),
         }
     }
 }
@@ -953,7 +1140,7 @@ impl<T: serde::de::DeserializeOwned> Param for Plain<T> {
         cx: &DecodeCx,
     ) -> Result<Self, D::Error> {
         let value = <Value as serde::Deserialize>::deserialize(d)?;
-        check_allowed(&value, at, meta, cx, || actual_value(&value))?;
+        check_allowed(&value, at, meta, cx, || describe_value(&value))?;
         match serde_path_to_error::deserialize::<_, T>(value) {
             Ok(v) => Ok(Plain(v)),
             Err(e) => {
@@ -967,7 +1154,7 @@ impl<T: serde::de::DeserializeOwned> Param for Plain<T> {
                 };
                 let mut slot = cx.error.borrow_mut();
                 if slot.is_none() {
-                    *slot = Some(ArgsError::new(path, ArgsErrorKind::Other(message)));
+                    *slot = Some((ArgsError::new(path, ArgsErrorKind::Other(message)), at.segments()));
                 }
                 Err(de::Error::custom("toolhook argument error"))
             }
@@ -1075,7 +1262,7 @@ impl<A> ArgsVisitor<'_, A> {
     fn not_object<E: de::Error>(&self) -> E {
         let mut slot = self.cx.error.borrow_mut();
         if slot.is_none() {
-            *slot = Some(ArgsError::document(ArgsErrorKind::NotAnObject));
+            *slot = Some((ArgsError::document(ArgsErrorKind::NotAnObject), Vec::new()));
         }
         E::custom("toolhook argument error")
     }
@@ -1085,18 +1272,50 @@ fn finish<A: ArgsStruct>(slots: A::Slots) -> Result<A, ArgsError> {
     A::finish(slots).map_err(|i| ArgsError::new(A::NAMES[i].to_owned(), ArgsErrorKind::Missing))
 }
 
+/// The most integers beyond 2^53 read exactly from one arguments text.
+const MAX_EXACT_INTEGERS: usize = 32;
+
 /// Decodes arguments text; empty text and `null` mean `{}`.
+///
+/// Integers are exact: one too large for a float is read again from the text (for an integer
+/// parameter), and an error quotes a number as the model wrote it.
 pub fn decode_text<A: ArgsStruct>(text: &str) -> Result<A, ArgsError> {
     if text.trim().is_empty() {
         return finish::<A>(A::Slots::default());
     }
-    let cx = DecodeCx::default();
-    let mut de = serde_json::Deserializer::from_str(text);
-    let slots =
-        de.deserialize_any(ArgsVisitor::<A> { cx: &cx, _a: PhantomData }).and_then(|slots| de.end().map(|()| slots));
-    match slots {
-        Ok(slots) => finish::<A>(slots),
-        Err(e) => Err(cx.take().unwrap_or_else(|| ArgsError::document(ArgsErrorKind::InvalidJson(e.to_string())))),
+    let mut exact = Vec::new();
+    loop {
+        let cx = DecodeCx { exact, ..DecodeCx::default() };
+        let mut de = serde_json::Deserializer::from_str(text);
+        let slots = de
+            .deserialize_any(ArgsVisitor::<A> { cx: &cx, _a: PhantomData })
+            .and_then(|slots| de.end().map(|()| slots));
+        let json_error = match slots {
+            Ok(slots) => return finish::<A>(slots),
+            Err(e) => e,
+        };
+        let Some((mut error, segs)) = cx.error.take() else {
+            return Err(ArgsError::document(ArgsErrorKind::InvalidJson(json_error.to_string())));
+        };
+        let raw = locate(text, &segs).filter(|raw| is_number_literal(raw));
+        exact = cx.exact;
+        if let (Some(rust_type), Some(raw)) = (cx.wants_exact.get(), raw) {
+            match parse_exact_integer(raw) {
+                ExactInt::Value(n) if exact.len() < MAX_EXACT_INTEGERS => {
+                    exact.push((segs, n));
+                    continue;
+                }
+                ExactInt::Value(_) => {}
+                ExactInt::TooLarge => error.kind = ArgsErrorKind::OutOfRange { value: raw.to_owned(), rust_type },
+                ExactInt::NotInteger => {
+                    error.kind = ArgsErrorKind::WrongType { expected: "integer", actual: format!("number {raw}") };
+                }
+            }
+        }
+        if let Some(raw) = raw {
+            error.quote_number(raw);
+        }
+        return Err(error);
     }
 }
 
@@ -1152,12 +1371,31 @@ pub fn json_depth_exceeds(text: &str, limit: usize) -> bool {
     false
 }
 
-/// The nesting depth of a value (the top-level object is 1; scalars are 0).
-pub fn value_depth(value: &Value) -> usize {
-    match value {
-        Value::Array(items) => 1 + items.iter().map(value_depth).max().unwrap_or(0),
-        Value::Object(map) => 1 + map.values().map(value_depth).max().unwrap_or(0),
-        _ => 0,
+/// Whether a value is nested deeper than `limit` (the top-level object or array is 1). Walks the
+/// value without recursion, so a host-built value of any depth is measured safely.
+pub fn value_depth_exceeds(value: &Value, limit: usize) -> bool {
+    let mut stack: Vec<(&Value, usize)> = vec![(value, 1)];
+    while let Some((value, depth)) = stack.pop() {
+        match value {
+            Value::Array(_) | Value::Object(_) if depth > limit => return true,
+            Value::Array(items) => stack.extend(items.iter().map(|child| (child, depth + 1))),
+            Value::Object(map) => stack.extend(map.values().map(|child| (child, depth + 1))),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Drops a value without recursion (dropping a deeply nested `Value` the usual way recurses
+/// once per level and can overflow a thread's stack).
+pub fn drop_deep(value: Value) {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
+            _ => {}
+        }
     }
 }
 
