@@ -3,7 +3,7 @@
 
 use crate::registry::ToolRegistry;
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use toolhook::__private::CommandRegistration;
 use toolhook::args::parse_lenient_bool;
 use toolhook::{
@@ -375,21 +375,25 @@ impl CommandSpec {
     /// Parses a message (without the host's prefix such as `/`): `Ok(None)` when the first word
     /// is not this command or an alias; the given arguments when it is.
     pub fn parse(&self, text: &str) -> Result<Option<Map<String, Value>>, CommandError> {
-        let tokens = tokenize(text).ok_or_else(|| CommandError::Quote { pattern: self.pattern.clone() });
-        let tokens = match tokens {
-            Ok(tokens) => tokens,
-            Err(error) => {
-                // Not this command at all: no quote error for someone else's message.
-                let first = text.split_whitespace().next().unwrap_or("");
-                return if first == self.name || self.aliases.iter().any(|a| a == first) {
-                    Err(error)
-                } else {
-                    Ok(None)
-                };
+        match tokenize(text) {
+            Some(tokens) => self.parse_tokens(&tokens, text),
+            // Not this command at all: no quote error for someone else's message.
+            None if self.answers_to(text.split_whitespace().next().unwrap_or("")) => {
+                Err(CommandError::Quote { pattern: self.pattern.clone() })
             }
-        };
+            None => Ok(None),
+        }
+    }
+
+    /// Whether `word` is the command's name or one of its aliases.
+    fn answers_to(&self, word: &str) -> bool {
+        word == self.name || self.aliases.iter().any(|a| a == word)
+    }
+
+    /// [`parse`](Self::parse) over a message tokenised once.
+    fn parse_tokens(&self, tokens: &[Token], text: &str) -> Result<Option<Map<String, Value>>, CommandError> {
         let Some((first, rest)) = tokens.split_first() else { return Ok(None) };
-        if first.text != self.name && !self.aliases.contains(&first.text) {
+        if !self.answers_to(&first.text) {
             return Ok(None);
         }
         // Assign tokens to slots left to right; then check what is missing or left over; then
@@ -419,7 +423,8 @@ impl CommandSpec {
         for (slot, token) in assigned {
             let value = slot.kind.convert(&token).ok_or_else(|| CommandError::BadValue {
                 slot: slot.shown(),
-                token: token.clone(),
+                // A message can be megabytes long; the reply quotes only the start of the token.
+                token: crate::routes::shown(&token).into_owned(),
                 pattern: self.pattern.clone(),
             })?;
             arguments.insert(slot.name.clone(), value);
@@ -538,6 +543,8 @@ fn tokenize(text: &str) -> Option<Vec<Token>> {
 pub struct CommandSet {
     registry: ToolRegistry,
     commands: BTreeMap<String, CommandSpec>,
+    /// Every name and alias → the command it runs (the first command in name order wins).
+    words: HashMap<String, String>,
 }
 
 /// What running a message as a command gave.
@@ -566,12 +573,18 @@ impl CommandReply {
 impl CommandSet {
     /// An empty set over a registry.
     pub fn new(registry: &ToolRegistry) -> Self {
-        CommandSet { registry: registry.clone(), commands: BTreeMap::new() }
+        CommandSet { registry: registry.clone(), commands: BTreeMap::new(), words: HashMap::new() }
     }
 
     /// Adds a command; one with the same name is replaced.
     pub fn insert(&mut self, command: CommandSpec) {
         self.commands.insert(command.name.clone(), command);
+        self.words.clear();
+        for command in self.commands.values() {
+            for word in std::iter::once(&command.name).chain(&command.aliases) {
+                self.words.entry(word.clone()).or_insert_with(|| command.name.clone());
+            }
+        }
     }
 
     /// Adds commands.
@@ -582,18 +595,39 @@ impl CommandSet {
     }
 
     /// Runs a message (without the host's prefix) as a command: `None` when it names none.
+    ///
+    /// The first word picks the command; only then is the message tokenised, once.
     pub async fn run(&self, text: &str, ctx: &ToolExecutionContext) -> Option<CommandReply> {
-        for command in self.commands.values() {
-            match command.parse(text) {
-                Ok(None) => continue,
-                Ok(Some(arguments)) => {
-                    let call = ToolInvocation::new(command.name.clone(), Value::Object(arguments));
-                    return Some(CommandReply::Ran(self.registry.invoke(call, Some(ctx)).await));
-                }
-                Err(error) => return Some(CommandReply::Invalid(error)),
+        let first = text.split_whitespace().next()?;
+        let command = match self.words.get(first) {
+            Some(name) => &self.commands[name],
+            // A quoted first word is only known once the message is tokenised.
+            None if first.starts_with('"') => {
+                let tokens = tokenize(text)?;
+                let name = self.words.get(&tokens.first()?.text)?;
+                return self
+                    .run_parsed(&self.commands[name], self.commands[name].parse_tokens(&tokens, text), ctx)
+                    .await;
             }
+            None => return None,
+        };
+        self.run_parsed(command, command.parse(text), ctx).await
+    }
+
+    async fn run_parsed(
+        &self,
+        command: &CommandSpec,
+        parsed: Result<Option<Map<String, Value>>, CommandError>,
+        ctx: &ToolExecutionContext,
+    ) -> Option<CommandReply> {
+        match parsed {
+            Ok(None) => None,
+            Ok(Some(arguments)) => {
+                let call = ToolInvocation::new(command.name.clone(), Value::Object(arguments));
+                Some(CommandReply::Ran(self.registry.invoke(call, Some(ctx)).await))
+            }
+            Err(error) => Some(CommandReply::Invalid(error)),
         }
-        None
     }
 
     /// The commands available in a context (their tools are listed for it), one line each.

@@ -5,7 +5,7 @@ use crate::provider::RegistryLink;
 use crate::provider::builtin::{BuiltinTool, PhaseFilter};
 use crate::registry::ToolRegistry;
 use serde_json::{Map, Value, json};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::{Arc, Mutex, OnceLock};
 use toolhook::{
     Dialect, Locale, ToolAvailabilityContext, ToolError, ToolExecutionContext, ToolExecutionResult, ToolInvocation,
@@ -31,9 +31,29 @@ pub const TOOL_SEARCH: &str = "tool_search";
 /// assert!(round.reminder().is_none());
 /// # });
 /// ```
-#[derive(Clone, Debug, Default)]
+///
+/// The state of at most [`DEFAULT_SESSION_CAPACITY`](Self::DEFAULT_SESSION_CAPACITY) sessions is
+/// kept (see [`with_session_capacity`](Self::with_session_capacity)); the least recently used
+/// session beyond that is forgotten, and its model simply finds its tools again with
+/// `tool_search`.
+#[derive(Clone)]
 pub struct DeferredTools {
-    sessions: Arc<Mutex<HashMap<String, HashSet<String>>>>,
+    sessions: Arc<quick_cache::sync::Cache<String, Arc<Mutex<HashSet<String>>>>>,
+}
+
+impl std::fmt::Debug for DeferredTools {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeferredTools")
+            .field("sessions", &self.sessions.len())
+            .field("capacity", &self.sessions.capacity())
+            .finish()
+    }
+}
+
+impl Default for DeferredTools {
+    fn default() -> Self {
+        Self::with_session_capacity(Self::DEFAULT_SESSION_CAPACITY)
+    }
 }
 
 /// The tools of one round: what to advertise, the deferred pool, and the reminder listing the
@@ -69,28 +89,42 @@ impl RoundTools {
 }
 
 impl DeferredTools {
+    /// How many sessions' discoveries are kept by default.
+    pub const DEFAULT_SESSION_CAPACITY: usize = 10_000;
+
     /// An empty discovery state.
     pub fn new() -> Self {
         Self::default()
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, HashSet<String>>> {
-        self.sessions.lock().unwrap_or_else(|p| p.into_inner())
+    /// An empty discovery state that keeps at most `capacity` sessions (least recently used
+    /// ones are forgotten first).
+    pub fn with_session_capacity(capacity: usize) -> Self {
+        DeferredTools { sessions: Arc::new(quick_cache::sync::Cache::new(capacity.max(1))) }
+    }
+
+    /// A session's set, created when absent.
+    fn session(&self, session: &str) -> Arc<Mutex<HashSet<String>>> {
+        if let Some(set) = self.sessions.get(session) {
+            return set;
+        }
+        let fresh = Arc::new(Mutex::new(HashSet::new()));
+        self.sessions.get_or_insert_with(session, || Ok::<_, ()>(fresh.clone())).unwrap_or(fresh)
     }
 
     /// The names a session has discovered (unordered).
     pub fn discovered(&self, session: &str) -> HashSet<String> {
-        self.lock().get(session).cloned().unwrap_or_default()
+        self.sessions.get(session).map(|set| lock(&set).clone()).unwrap_or_default()
     }
 
     /// Marks names as discovered in a session.
     pub fn discover<S: Into<String>>(&self, session: &str, names: impl IntoIterator<Item = S>) {
-        self.lock().entry(session.to_owned()).or_default().extend(names.into_iter().map(Into::into));
+        lock(&self.session(session)).extend(names.into_iter().map(Into::into));
     }
 
     /// Forgets a session.
     pub fn forget(&self, session: &str) {
-        self.lock().remove(session);
+        self.sessions.remove(session);
     }
 
     /// Re-derives a session's discoveries from the `tool_search` results still in the host's
@@ -114,7 +148,7 @@ impl DeferredTools {
                 }
             }
         }
-        self.lock().insert(session.to_owned(), names);
+        *lock(&self.session(session)) = names;
     }
 
     /// Splits the tools available in a context into what to advertise this round and the deferred
@@ -127,11 +161,13 @@ impl DeferredTools {
             .filter(|s| matches!(s.visibility(), Visibility::Visible | Visibility::Deferred))
             .partition(|s| s.visibility() == Visibility::Visible);
         let pool_names: HashSet<&str> = pool.iter().map(ToolSpec::name).collect();
-        let discovered: HashSet<String> = {
-            let mut sessions = self.lock();
-            let set = sessions.entry(ctx.session_id.clone()).or_default();
-            set.retain(|name| pool_names.contains(name.as_str()));
-            set.clone()
+        let discovered: HashSet<String> = match self.sessions.get(ctx.session_id.as_str()) {
+            Some(set) => {
+                let mut set = lock(&set);
+                set.retain(|name| pool_names.contains(name.as_str()));
+                set.clone()
+            }
+            None => HashSet::new(),
         };
         let mut advertised = visible;
         advertised.extend(pool.iter().filter(|s| discovered.contains(s.name())).cloned());
@@ -179,6 +215,10 @@ impl DeferredTools {
         }
         result
     }
+}
+
+fn lock(set: &Mutex<HashSet<String>>) -> std::sync::MutexGuard<'_, HashSet<String>> {
+    set.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 fn reminder_text(undiscovered: &[&ToolSpec], locale: Locale) -> String {
@@ -259,6 +299,18 @@ async fn run_tool_search(
             return ToolExecutionResult::failure(call.tool_name, message);
         }
     };
+    let length = query.split_whitespace().map(|w| w.chars().count() + 1).sum::<usize>().saturating_sub(1);
+    if length > MAX_QUERY_CHARS {
+        let message = match locale {
+            Locale::En => format!(
+                "tool_search query is too long ({length} characters); search with a tool name, a prefix or a few keywords, at most {MAX_QUERY_CHARS} characters."
+            ),
+            Locale::ZhHans => format!(
+                "tool_search 的查询过长（{length} 个字符），请用工具名、前缀或几个关键词搜索，不超过 {MAX_QUERY_CHARS} 个字符。"
+            ),
+        };
+        return ToolExecutionResult::failure(call.tool_name, message);
+    }
     let limit = parse_limit(args.get("limit")).max(1);
     let availability = ctx.as_ref().map(ToolAvailabilityContext::from);
     let pool: Vec<ToolSpec> = registry
@@ -267,7 +319,7 @@ async fn run_tool_search(
         .into_iter()
         .filter(|s| s.visibility() == Visibility::Deferred && !s.name().trim().is_empty())
         .collect();
-    let matches = search(&query, &pool, locale, limit);
+    let matches = search(&query, &pool, locale, limit).await;
     let session =
         ctx.as_ref().map(|c| c.session_id.clone()).filter(|s| !s.is_empty()).unwrap_or_else(|| call.session_id.clone());
     let before = deferred.discovered(&session);
@@ -327,41 +379,67 @@ fn parse_limit(limit: Option<&Value>) -> i64 {
     }
 }
 
-/// The reference's scoring (runtime.md §5.4): names in match order.
-pub(crate) fn search(query: &str, pool: &[ToolSpec], locale: Locale, limit: i64) -> Vec<String> {
+/// The longest `tool_search` query accepted, in characters (whitespace runs count as one).
+pub(crate) const MAX_QUERY_CHARS: usize = 256;
+
+/// The most distinct terms of a query that are scored; later ones are ignored.
+const MAX_QUERY_TERMS: usize = 16;
+
+/// How much of a description is searched (a provider may send a very long one).
+const MAX_SCANNED_DESCRIPTION: usize = 4096;
+
+/// Scores the pool against a query: names in match order. Bounded by the query's length and
+/// term count, and it yields to the executor between chunks of tools, so a timeout can always
+/// interrupt it.
+pub(crate) async fn search(query: &str, pool: &[ToolSpec], locale: Locale, limit: i64) -> Vec<String> {
     let q = query.to_lowercase().split_whitespace().collect::<Vec<_>>().join(" ");
     let terms_text = q.replace(['_', '-'], " ");
-    let terms: Vec<&str> = terms_text.split_whitespace().collect();
-    let mut scored: Vec<(i64, &str)> = pool
-        .iter()
-        .map(|spec| {
-            let n = spec.name().to_lowercase();
-            let d = spec.description(locale).to_lowercase();
-            let mut score = 0;
-            if q == n {
-                score += 1000;
+    let mut terms: Vec<&str> = Vec::new();
+    for term in terms_text.split_whitespace() {
+        if !terms.contains(&term) {
+            terms.push(term);
+        }
+        if terms.len() == MAX_QUERY_TERMS {
+            break;
+        }
+    }
+    let mut scored: Vec<(i64, &str)> = Vec::new();
+    for (i, spec) in pool.iter().enumerate() {
+        if i % 256 == 255 {
+            tokio::task::yield_now().await;
+        }
+        let n = spec.name().to_lowercase();
+        let description = spec.description(locale);
+        let mut end = description.len().min(MAX_SCANNED_DESCRIPTION);
+        while !description.is_char_boundary(end) {
+            end -= 1;
+        }
+        let d = description[..end].to_lowercase();
+        let mut score = 0;
+        if q == n {
+            score += 1000;
+        }
+        if n.starts_with(&q) {
+            score += 300;
+        }
+        if n.contains(&q) {
+            score += 200;
+        }
+        if d.contains(&q) {
+            score += 100;
+        }
+        for term in &terms {
+            if n.contains(term) {
+                score += 25;
             }
-            if n.starts_with(&q) {
-                score += 300;
+            if d.contains(term) {
+                score += 10;
             }
-            if n.contains(&q) {
-                score += 200;
-            }
-            if d.contains(&q) {
-                score += 100;
-            }
-            for term in &terms {
-                if n.contains(term) {
-                    score += 25;
-                }
-                if d.contains(term) {
-                    score += 10;
-                }
-            }
-            (score, spec.name())
-        })
-        .filter(|(score, _)| *score > 0)
-        .collect();
+        }
+        if score > 0 {
+            scored.push((score, spec.name()));
+        }
+    }
     scored.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
     scored.into_iter().take(usize::try_from(limit).unwrap_or(usize::MAX)).map(|(_, name)| name.to_owned()).collect()
 }

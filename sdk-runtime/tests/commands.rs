@@ -170,3 +170,22 @@ fn hosts_derive_commands_from_any_tool() {
     );
     assert!(CommandSpec::from_tool(&spec).pattern_text("echo <other:text>").is_err());
 }
+
+#[tokio::test]
+async fn a_huge_message_is_answered_with_a_bounded_reply() {
+    let (_registry, set) = commands();
+    let ctx = ToolExecutionContext::default();
+    // A bad token megabytes long is quoted only by its start.
+    let huge = format!("kinds {} yes [1]", "9".repeat(5_000_000) + "x");
+    let reply = set.run(&huge, &ctx).await.expect("names a command");
+    let text = reply.text(Locale::En);
+    assert!(text.len() < 400, "{} bytes", text.len());
+    assert!(text.starts_with("Invalid value for <n:number>: 9999"), "{text}");
+    // A message that names no command is not tokenised at all, however long.
+    let chatter = "hello ".repeat(1_000_000);
+    assert!(set.run(&chatter, &ctx).await.is_none());
+    // A message with an unclosed quote that names no command is not a command error.
+    assert!(set.run("hello \"there", &ctx).await.is_none());
+    let quote = set.run("weather \"Paris", &ctx).await.expect("names a command");
+    assert!(matches!(quote, CommandReply::Invalid(CommandError::Quote { .. })));
+}
