@@ -62,8 +62,10 @@
 //! Where the specification is silent, toolhook chose:
 //!
 //! - **Limits**: calls time out after 60 s unless the tool or [`RegistryConfig::default_timeout`]
-//!   says otherwise; argument text is refused over 1 MiB or 64 levels of nesting. A handler that
-//!   finishes on its first poll never reaches its timer (it could not have been interrupted).
+//!   says otherwise, counted from the call (finding the tool and code that blocks its thread
+//!   count too); argument text is refused over 1 MiB or 64 levels of nesting. A call that
+//!   finishes on its first poll needs no timer, so it works on any executor; one that has to
+//!   wait needs tokio with timers, and says so in its result otherwise.
 //! - **Access rules fail closed**: a tool limited to platforms or scopes is hidden and refused
 //!   when the context does not say which platform or scope it is called from.
 //! - **Plugin routing**: a call routed to the plugin provider names its `plugin_id` only when two
@@ -78,6 +80,38 @@
 //!   the top; [`CollectedPlugin::config_schema`] gives a host UI the JSON Schema of the form.
 //! - **Plugin selection**: [`PluginSet::only`] and [`PluginSet::retain`] let a host (or a test)
 //!   load a subset of the plugins linked into it.
+//!
+//! # Running for months
+//!
+//! Every wait has a timeout, every cache and queue a bound, and one faulty component costs only
+//! itself:
+//!
+//! - **Listings** are cached per provider by the parts of the context the provider declares it
+//!   reads ([`ToolProvider::listing_depends_on`], in at most
+//!   [`RegistryConfig::listing_cache_capacity`] contexts), and name spaces by the listings and the
+//!   caller's access facts (at most [`RegistryConfig::route_cache_capacity`]). A call costs the
+//!   same with one tool or ten thousand, and memory stays flat however many sessions call.
+//! - **A slow, hung or failing provider**: a listing may take [`RegistryConfig::listing_timeout`]
+//!   (10 s); a failed one is retried after [`RegistryConfig::listing_backoff`], doubling up to a
+//!   minute, while the provider's last good listing keeps serving; at most a few listings of one
+//!   provider are on their way at once. A call never waits for another provider's listing when
+//!   its own tool is known.
+//! - **Panics** while a handler runs, while its future is created or dropped, become failed
+//!   results; the registry keeps serving.
+//! - **Sync tools** run on tokio's blocking pool, at most [`BlockingLimits`] per tool and per
+//!   plugin; a call that timed out keeps its thread until the fn returns and is listed by
+//!   [`PluginHost::stuck_calls`].
+//! - **Plugin lifecycle hooks** have a timeout
+//!   ([`PluginHostBuilder::lifecycle_timeout`], 30 s): a plugin whose `on_load` fails, times out
+//!   or is cancelled ends `Failed` with its tools and handlers withdrawn; shutdown always
+//!   completes.
+//! - **Observers** wait in a bounded queue; what does not fit is dropped under an
+//!   [`ObserverOverflow`] policy, logged, and counted by
+//!   [`HookDispatcher::dropped_observer_runs`].
+//! - **Model input**: tool names no model API accepts are listed under valid ones; texts echoed
+//!   in errors (tool names, string values, command tokens) are cut short; integers are read
+//!   exactly or refused; `tool_search` queries are at most 256 characters; the
+//!   [`DeferredTools`] discovery state keeps the 10,000 most recent sessions.
 #![deny(missing_docs)]
 
 mod access;

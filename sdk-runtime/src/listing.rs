@@ -30,6 +30,23 @@ pub(crate) struct ListingSettings {
 pub(crate) struct Listing {
     pub(crate) id: u64,
     pub(crate) specs: Vec<ToolSpec>,
+    /// Each spec's listed copy under its own name, made once and shared by every name space
+    /// built from this listing.
+    listed: Vec<std::sync::OnceLock<ToolSpec>>,
+}
+
+impl Listing {
+    fn new(specs: Vec<ToolSpec>) -> Self {
+        let listed = specs.iter().map(|_| std::sync::OnceLock::new()).collect();
+        Listing { id: next_listing_id(), specs, listed }
+    }
+
+    /// The copy of spec `i` a registry lists under `name`.
+    pub(crate) fn listed(&self, i: usize, name: &str, provider: &dyn ToolProvider) -> ToolSpec {
+        let spec = &self.specs[i];
+        let copy = || spec.__listed_copy(name, provider.provider_name(), provider.provider_type());
+        if name == spec.name() { self.listed[i].get_or_init(copy).clone() } else { copy() }
+    }
 }
 
 fn next_listing_id() -> u64 {
@@ -87,7 +104,23 @@ enum State {
     Empty,
     Ready { listing: Arc<Listing>, epoch: u64 },
     Fetching { flight: Arc<Flight>, stale: Option<Arc<Listing>>, retry: bool },
-    Failed { retry_at: Instant, epoch: u64, failures: u32, stale: Option<Arc<Listing>> },
+    Failed { epoch: u64, stale: Option<Arc<Listing>> },
+}
+
+/// The most listings of one provider on their way at once: a provider that lists per session
+/// and hangs must not gather a task per session.
+const MAX_FLIGHTS: usize = 8;
+
+/// How the provider's listings have been going, across all contexts: one that fails or hangs
+/// for one context is left alone for every context until its backoff has passed.
+#[derive(Debug, Default)]
+struct Health {
+    /// Failures in a row.
+    failures: u32,
+    /// No new listing starts before this.
+    retry_at: Option<Instant>,
+    /// Listings on their way.
+    flights: usize,
 }
 
 #[derive(Debug)]
@@ -112,6 +145,7 @@ pub(crate) struct ProviderListings {
     parts: ContextParts,
     settings: ListingSettings,
     slots: quick_cache::sync::Cache<Key, Arc<Slot>>,
+    health: Mutex<Health>,
 }
 
 impl std::fmt::Debug for ProviderListings {
@@ -135,6 +169,7 @@ impl ProviderListings {
             parts,
             settings,
             slots: quick_cache::sync::Cache::new(settings.capacity.max(1)),
+            health: Mutex::new(Health::default()),
         }
     }
 
@@ -153,16 +188,32 @@ impl ProviderListings {
         }
     }
 
-    /// The listing for a context, listed in `locale` (the registry's): cached, or fetched now. A fetch that does not finish on its first poll continues in the background; the
-    /// caller then gets the previous listing, or the flight to wait for when there is none.
+    fn health(&self) -> std::sync::MutexGuard<'_, Health> {
+        self.health.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Takes a flight slot unless the provider is in its backoff or has too many listings on
+    /// their way; `Some(true)` when the provider has been failing (callers then do not wait
+    /// for this listing).
+    fn may_fetch(&self, now: Instant) -> Option<bool> {
+        let mut health = self.health();
+        if health.retry_at.is_some_and(|at| now < at) || health.flights >= MAX_FLIGHTS {
+            return None;
+        }
+        health.flights += 1;
+        Some(health.failures > 0)
+    }
+
+    /// The listing for a context, listed in `locale` (the registry's): cached, or fetched now.
+    /// A fetch that does not finish on its first poll continues in the background; the caller
+    /// then gets the previous listing, or the flight to wait for when there is none.
     pub(crate) async fn lookup(self: &Arc<Self>, ctx: Option<ContextView<'_>>, locale: Locale) -> Found {
         let key: Key = ctx.map(|ctx| self.parts.project(ctx, locale));
         let slot = self.slot(&key);
         let epoch = self.epoch.load(Ordering::Acquire);
-        let (flight, failures) = {
+        let flight = {
             let mut state = slot.lock();
-            let now = Instant::now();
-            let (stale, failures, retry) = match &*state {
+            let (stale, retry) = match &*state {
                 State::Ready { listing, epoch: at } if *at == epoch => return Found::Fresh(listing.clone()),
                 State::Fetching { flight, stale, retry } => {
                     return match stale {
@@ -171,23 +222,30 @@ impl ProviderListings {
                         None => Found::Unavailable,
                     };
                 }
-                State::Failed { retry_at, epoch: at, stale, .. } if now < *retry_at && *at == epoch => {
-                    return stale.clone().map_or(Found::Unavailable, Found::Stale);
-                }
-                State::Ready { listing, .. } => (Some(listing.clone()), 0, false),
-                State::Failed { failures, stale, .. } => (stale.clone(), *failures, true),
-                State::Empty => (None, 0, false),
+                State::Ready { listing, .. } => (Some(listing.clone()), false),
+                State::Failed { stale, .. } => (stale.clone(), true),
+                State::Empty => (None, false),
+            };
+            // A listing that changed since (a new epoch) is worth asking for at once; otherwise a
+            // failing provider waits out its backoff.
+            let changed = matches!(&*state, State::Failed { epoch: at, .. } if *at != epoch);
+            let now = Instant::now();
+            if changed {
+                self.health().retry_at = None;
+            }
+            let Some(failing) = self.may_fetch(now) else {
+                return stale.map_or(Found::Unavailable, Found::Stale);
             };
             let flight = Flight::new();
-            *state = State::Fetching { flight: flight.clone(), stale, retry };
-            (flight, failures)
+            *state = State::Fetching { flight: flight.clone(), stale, retry: retry || failing };
+            flight
         };
-        self.fetch(&slot, key, epoch, failures).await;
+        self.fetch(&slot, key, epoch).await;
         flight.finish_if_done(&slot)
     }
 
     /// Fetches one listing: polled once here, continued on a task when it has to wait.
-    async fn fetch(self: &Arc<Self>, slot: &Arc<Slot>, key: Key, epoch: u64, failures: u32) {
+    async fn fetch(self: &Arc<Self>, slot: &Arc<Slot>, key: Key, epoch: u64) {
         let provider = self.provider.clone();
         let listing: BoxFuture<'static, Result<Vec<ToolSpec>, ToolError>> =
             Box::pin(async move { provider.list_tools(key.as_ref()).await });
@@ -195,34 +253,40 @@ impl ProviderListings {
             Box::pin(guard::run(listing, Some(self.settings.timeout), Instant::now()));
         let first = std::future::poll_fn(|cx| std::task::Poll::Ready(run.as_mut().poll(cx))).await;
         match first {
-            std::task::Poll::Ready(fetched) => self.settle(slot, epoch, failures, fetched),
+            std::task::Poll::Ready(fetched) => self.settle(slot, epoch, fetched),
             std::task::Poll::Pending => match tokio::runtime::Handle::try_current() {
                 Ok(handle) => {
                     let this = self.clone();
                     let slot = slot.clone();
                     handle.spawn(async move {
                         let fetched = run.await;
-                        this.settle(&slot, epoch, failures, fetched);
+                        this.settle(&slot, epoch, fetched);
                     });
                 }
                 Err(_) => {
                     drop(run);
-                    self.settle(slot, epoch, failures, Guarded::NoTimer(guard::NoTimer::NoRuntime));
+                    self.settle(slot, epoch, Guarded::NoTimer(guard::NoTimer::NoRuntime));
                 }
             },
         }
     }
 
     /// Records a finished fetch and wakes whoever waits for it.
-    fn settle(&self, slot: &Slot, epoch: u64, failures: u32, fetched: Fetched) {
+    fn settle(&self, slot: &Slot, epoch: u64, fetched: Fetched) {
         let provider = self.name();
         let error = match fetched {
             Guarded::Finished(Ok(specs)) => {
+                let failures = {
+                    let mut health = self.health();
+                    health.flights = health.flights.saturating_sub(1);
+                    health.retry_at = None;
+                    std::mem::take(&mut health.failures)
+                };
                 if failures > 0 {
                     tracing::info!(provider, failures, "provider listing recovered");
                 }
                 let specs = specs.into_iter().filter(|s| s.enabled() && s.visibility() != Visibility::Hidden).collect();
-                let listing = Arc::new(Listing { id: next_listing_id(), specs });
+                let listing = Arc::new(Listing::new(specs));
                 let previous = std::mem::replace(&mut *slot.lock(), State::Ready { listing, epoch });
                 if let State::Fetching { flight, .. } = previous {
                     flight.finish();
@@ -236,8 +300,14 @@ impl ProviderListings {
             }
             Guarded::NoTimer(missing) => missing.into_tool_error(),
         };
-        let failures = failures.saturating_add(1);
-        let wait = backoff(self.settings.backoff, self.settings.max_backoff, failures);
+        let (failures, wait) = {
+            let mut health = self.health();
+            health.flights = health.flights.saturating_sub(1);
+            health.failures = health.failures.saturating_add(1);
+            let wait = backoff(self.settings.backoff, self.settings.max_backoff, health.failures);
+            health.retry_at = Some(Instant::now() + wait);
+            (health.failures, wait)
+        };
         let mut state = slot.lock();
         let stale = match &mut *state {
             State::Fetching { stale, .. } => stale.take(),
@@ -251,8 +321,7 @@ impl ProviderListings {
             serving_previous_listing = stale.is_some(),
             "provider listing failed; its tools are unavailable until a retry succeeds"
         );
-        let previous =
-            std::mem::replace(&mut *state, State::Failed { retry_at: Instant::now() + wait, epoch, failures, stale });
+        let previous = std::mem::replace(&mut *state, State::Failed { epoch, stale });
         drop(state);
         if let State::Fetching { flight, .. } = previous {
             flight.finish();

@@ -52,7 +52,7 @@ pub struct RegistryConfig {
     /// [`ToolProvider::listing_depends_on`]). Default 1024.
     pub listing_cache_capacity: usize,
     /// How many name spaces (one per combination of listings and access facts: platform, chat
-    /// scope, permission) are cached. Default 256.
+    /// scope, permission) are cached. Default 64.
     pub route_cache_capacity: usize,
 }
 
@@ -69,7 +69,7 @@ impl Default for RegistryConfig {
             listing_backoff: Duration::from_secs(1),
             max_listing_backoff: Duration::from_secs(60),
             listing_cache_capacity: 1024,
-            route_cache_capacity: 256,
+            route_cache_capacity: 64,
         }
     }
 }

@@ -110,23 +110,21 @@ fn hash12(input: &str) -> String {
 
 /// Assigns registry names to every candidate, in order (the candidates are already filtered:
 /// enabled, not hidden, permitted in the context).
-pub(crate) fn assign(
-    policy: DuplicatePolicy,
-    candidates: &[(&Arc<dyn ToolProvider>, &ToolSpec)],
-    warnings: &Warnings,
-) -> Routes {
-    let reserved: HashSet<&str> = candidates.iter().map(|(_, s)| s.name()).collect();
+pub(crate) fn assign(policy: DuplicatePolicy, candidates: &[Candidate<'_>], warnings: &Warnings) -> Routes {
+    let reserved: HashSet<&str> = candidates.iter().map(|c| c.spec().name()).collect();
     let mut per_provider: HashMap<(*const (), &str), usize> =
         HashMap::with_capacity_and_hasher(candidates.len(), Default::default());
-    for (provider, spec) in candidates {
-        *per_provider.entry((Arc::as_ptr(provider).cast::<()>(), spec.name())).or_default() += 1;
+    for candidate in candidates {
+        let provider = Arc::as_ptr(candidate.provider).cast::<()>();
+        *per_provider.entry((provider, candidate.spec().name())).or_default() += 1;
     }
     let mut order: Vec<Route> = Vec::with_capacity(candidates.len());
     let mut index: HashMap<String, usize> = HashMap::with_capacity_and_hasher(candidates.len(), Default::default());
     // Original names already claimed, and by whom: a name made valid is matched against these
     // too, so `web search` and `web_search` do not both become `web_search`.
     let mut claimed: HashMap<&str, usize> = HashMap::with_capacity_and_hasher(candidates.len(), Default::default());
-    for &(provider, spec) in candidates {
+    for candidate in candidates {
+        let (provider, spec) = (candidate.provider, candidate.spec());
         let original = spec.name();
         let name = if is_valid_tool_name(original) {
             Cow::Borrowed(original)
@@ -169,7 +167,7 @@ pub(crate) fn assign(
                 },
             },
         };
-        let listed = spec.__listed_copy(&registry_name, provider.provider_name(), provider.provider_type());
+        let listed = candidate.listing.listed(candidate.index, &registry_name, provider.as_ref());
         claimed.entry(original).or_insert(order.len());
         index.insert(registry_name, order.len());
         let ambiguous = per_provider.get(&(Arc::as_ptr(provider).cast::<()>(), original)).is_some_and(|n| *n > 1);
@@ -239,18 +237,28 @@ fn rename(
 /// Each provider in order, with the listing it contributes (none when it is unavailable).
 pub(crate) type Contributions = [(Arc<dyn ToolProvider>, Option<Arc<Listing>>)];
 
+/// One spec of one provider's listing that may get a name.
+pub(crate) struct Candidate<'a> {
+    provider: &'a Arc<dyn ToolProvider>,
+    listing: &'a Listing,
+    index: usize,
+}
+
+impl Candidate<'_> {
+    fn spec(&self) -> &ToolSpec {
+        &self.listing.specs[self.index]
+    }
+}
+
 /// The candidates of a set of listings, in order: each listed spec with its provider, when the
 /// access rules admit it.
-pub(crate) fn candidates<'a>(
-    listings: &'a Contributions,
-    facts: &crate::access::AccessFacts,
-) -> Vec<(&'a Arc<dyn ToolProvider>, &'a ToolSpec)> {
+pub(crate) fn candidates<'a>(listings: &'a Contributions, facts: &crate::access::AccessFacts) -> Vec<Candidate<'a>> {
     let mut out = Vec::new();
     for (provider, listing) in listings {
         let Some(listing) = listing else { continue };
-        for spec in &listing.specs {
+        for (index, spec) in listing.specs.iter().enumerate() {
             match facts.permits(spec) {
-                Ok(()) => out.push((provider, spec)),
+                Ok(()) => out.push(Candidate { provider, listing, index }),
                 Err(rule) => tracing::debug!(tool = %shown(spec.name()), rule, "tool denied by its access rules"),
             }
         }

@@ -197,6 +197,28 @@ async fn a_hung_listing_never_stops_the_other_providers() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_hung_provider_that_lists_per_session_gathers_no_backlog() {
+    let registry = ToolRegistry::default();
+    registry.register_provider(Faulty::new("fine", &["fine_tool"]));
+    let hung = Faulty::new("hung", &["hung_tool"]).listing(Listing::Never).parts(ContextParts::SESSION);
+    let attempts = hung.counter();
+    registry.register_provider(hung);
+    let started = tokio::time::Instant::now();
+    for i in 0..1_000 {
+        assert!(registry.invoke(ToolInvocation::new("fine_tool", "{}"), Some(&session(i))).await.success);
+    }
+    assert_eq!(started.elapsed(), Duration::ZERO);
+    // A few listings are on their way at once, not one per session.
+    assert_eq!(attempts.load(Ordering::SeqCst), 8);
+    // Once they timed out, the provider is left alone for its backoff, whatever the session.
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    for i in 1_000..2_000 {
+        assert!(registry.invoke(ToolInvocation::new("fine_tool", "{}"), Some(&session(i))).await.success);
+    }
+    assert_eq!(attempts.load(Ordering::SeqCst), 8);
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_slow_listing_does_not_hold_a_call_of_another_providers_tool() {
     let registry = ToolRegistry::default();
     let fast = Faulty::new("fast", &["fast_tool"]).answer(Answer::Never);
