@@ -655,3 +655,30 @@ async fn an_enormous_cooldown_keeps_the_plugin_skipped_without_panicking() {
     let result = d.invoke("demo.hook", HookArgs::new()).await.unwrap();
     assert_eq!(result.skipped, ["p.slow.h"]);
 }
+
+#[test]
+fn dispatching_outside_tokio_or_without_timers_is_an_answer_not_a_panic() {
+    struct PanicsOnDrop;
+    impl Drop for PanicsOnDrop {
+        fn drop(&mut self) {
+            panic!("dropped while pending");
+        }
+    }
+    let d = dispatcher(demo());
+    let waits = HookHandlerEntry::new("waits", "demo.hook", |_: HookArgs, _: HookContext| async {
+        let _bomb = PanicsOnDrop;
+        std::future::pending::<()>().await;
+    });
+    let observer =
+        HookHandlerEntry::new("watches", "demo.hook", |_: HookArgs, _: HookContext| async {}).mode(HookMode::Observe);
+    d.register_plugin("p", Source::ThirdParty, vec![waits, observer]).unwrap();
+
+    let result = futures_executor::block_on(d.invoke("demo.hook", HookArgs::new())).unwrap();
+    assert_eq!(result.errors.len(), 1, "{result:?}");
+    assert!(result.errors[0].starts_with("HookHandler p.waits failed: the call had to wait"), "{result:?}");
+    assert_eq!(d.dropped_observer_runs(), 1, "an observer with nothing to run on is dropped and counted");
+
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let result = runtime.block_on(d.invoke("demo.hook", HookArgs::new())).unwrap();
+    assert!(result.errors[0].contains("enable_time"), "{result:?}");
+}
