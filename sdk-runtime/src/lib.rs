@@ -113,6 +113,7 @@
 //!   exactly or refused; `tool_search` queries are at most 256 characters; the
 //!   [`DeferredTools`] discovery state keeps the 10,000 most recent sessions.
 #![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod access;
 mod command;
@@ -122,6 +123,9 @@ mod guard;
 pub mod hooks;
 mod listing;
 pub mod manifest;
+#[cfg(feature = "mcp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
+pub mod mcp;
 mod plugins;
 mod provider;
 mod registry;
@@ -147,7 +151,7 @@ pub use provider::blocking::{BlockingLimits, StuckCall};
 pub use provider::builtin::{BuiltinTool, BuiltinToolProvider, ChatScopeFilter, PhaseFilter};
 pub use provider::plugin::{PluginToolProvider, PluginToolsSpec};
 pub use provider::{RegistryLink, ToolProvider};
-pub use registry::{CloseErrors, RegistryConfig, ToolRegistry};
+pub use registry::{CloseErrors, RegistryChanges, RegistryConfig, ToolRegistry};
 pub use results::{HistoryMessage, ToolResultHistory, ToolResultMedia, batch_history, split_tool_result};
 pub use routes::DuplicatePolicy;
 pub use source::Source;

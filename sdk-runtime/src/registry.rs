@@ -209,6 +209,28 @@ pub(crate) struct RegistryInner {
     config: RegistryConfig,
     providers: RwLock<Arc<ProviderSet>>,
     warnings: Warnings,
+    /// Bumped whenever the tools may have changed (a provider came, went or said so).
+    changes: tokio::sync::watch::Sender<u64>,
+}
+
+impl RegistryInner {
+    pub(crate) fn changed(&self) {
+        self.changes.send_modify(|n| *n = n.wrapping_add(1));
+    }
+}
+
+/// Tells a registry's watchers when its tools may have changed; see [`ToolRegistry::subscribe`].
+#[derive(Debug)]
+pub struct RegistryChanges {
+    receiver: tokio::sync::watch::Receiver<u64>,
+}
+
+impl RegistryChanges {
+    /// Resolves at the next change after the last one seen; `false` once the registry is gone.
+    /// Changes that come while nobody waits are seen as one.
+    pub async fn changed(&mut self) -> bool {
+        self.receiver.changed().await.is_ok()
+    }
 }
 
 /// The registered providers, in order, and the name spaces computed over them.
@@ -246,7 +268,12 @@ impl ToolRegistry {
     pub fn new(config: RegistryConfig) -> Self {
         let set = ProviderSet::new(Vec::new(), config.route_cache_capacity);
         ToolRegistry {
-            inner: Arc::new(RegistryInner { config, providers: RwLock::new(Arc::new(set)), warnings: Warnings::new() }),
+            inner: Arc::new(RegistryInner {
+                config,
+                providers: RwLock::new(Arc::new(set)),
+                warnings: Warnings::new(),
+                changes: tokio::sync::watch::Sender::new(0),
+            }),
         }
     }
 
@@ -273,6 +300,15 @@ impl ToolRegistry {
         let mut entries = guard.entries.clone();
         change(&mut entries);
         *guard = Arc::new(ProviderSet::new(entries, self.inner.config.route_cache_capacity));
+        drop(guard);
+        self.inner.changed();
+    }
+
+    /// A watcher of this registry's tools: it wakes when a provider is registered or removed, or
+    /// says its tools changed (through [`RegistryLink::notify`]). The MCP server uses it to send
+    /// `notifications/tools/list_changed`.
+    pub fn subscribe(&self) -> RegistryChanges {
+        RegistryChanges { receiver: self.inner.changes.subscribe() }
     }
 
     /// Registers a provider. One with the same `provider_name` is removed first; the new one is

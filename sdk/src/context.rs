@@ -1,7 +1,12 @@
 //! What the host knows about the chat a call comes from.
 
+use crate::interaction::{
+    Capabilities, Elicitation, ElicitationReply, InputKind, Interaction, InteractionError, InteractionHandle, LogLevel,
+    Progress, Root, RootsRequest, SamplingReply, SamplingRequest,
+};
 use crate::{ChatScope, Locale, PermissionLevel};
 use serde_json::{Map, Value};
+use std::sync::Arc;
 
 /// The step of the reference's two-phase planner a listing is made for; built-in tools filter on
 /// it.
@@ -59,6 +64,11 @@ pub struct ToolExecutionContext {
     pub locale: Locale,
     /// Anything else the host wants to pass along.
     pub metadata: Map<String, Value>,
+    /// Whoever called: where progress, logs and questions go (see
+    /// [`with_interaction`](Self::with_interaction)). Not part of the chat, so not serialised
+    /// and not compared.
+    #[serde(skip)]
+    pub interaction: InteractionHandle,
 }
 
 impl ToolExecutionContext {
@@ -75,6 +85,121 @@ impl ToolExecutionContext {
     /// The stream the call belongs to: `stream_id`, else `session_id`.
     pub fn stream_or_session(&self) -> &str {
         if self.stream_id.is_empty() { &self.session_id } else { &self.stream_id }
+    }
+
+    /// The context with an [`Interaction`] behind it: what the host does with the tool's
+    /// progress, logs and questions.
+    #[must_use]
+    pub fn with_interaction(mut self, interaction: Arc<dyn Interaction>) -> Self {
+        self.interaction = InteractionHandle::new(interaction);
+        self
+    }
+
+    /// Tells the caller how far the tool has got (an MCP client sees `notifications/progress`).
+    /// Without a host sink it goes nowhere.
+    ///
+    /// ```
+    /// use toolhook::{Progress, ToolExecutionContext, tool};
+    ///
+    /// /// Index a repository.
+    /// #[tool]
+    /// async fn index(ctx: &ToolExecutionContext, files: Vec<String>) -> String {
+    ///     let total = files.len() as f64;
+    ///     for (done, file) in files.iter().enumerate() {
+    ///         ctx.report_progress(Progress::new(done as f64).total(total).message(file.clone())).await;
+    ///         if ctx.is_cancelled() {
+    ///             return format!("stopped after {done} files");
+    ///         }
+    ///     }
+    ///     format!("indexed {total} files")
+    /// }
+    /// ```
+    pub async fn report_progress(&self, progress: Progress) {
+        if let Some(interaction) = self.interaction.get() {
+            interaction.report_progress(progress).await;
+        }
+    }
+
+    /// Sends the caller a log message (an MCP client sees `notifications/message`, at the level it
+    /// asked for and above). Without a host sink it goes nowhere.
+    pub async fn log(&self, level: LogLevel, message: impl Into<Value>) {
+        if let Some(interaction) = self.interaction.get() {
+            interaction.log(level, None, message.into()).await;
+        }
+    }
+
+    /// Whether the caller cancelled the call. A cancelled async tool is dropped at its next
+    /// `.await` anyway; a sync tool or a loop that does not await should check this.
+    pub fn is_cancelled(&self) -> bool {
+        self.interaction.get().is_some_and(|i| i.is_cancelled())
+    }
+
+    /// Resolves when the caller cancels the call (never, when nothing can cancel it).
+    pub async fn cancelled(&self) {
+        match self.interaction.get() {
+            Some(interaction) => interaction.cancelled().await,
+            None => std::future::pending().await,
+        }
+    }
+
+    /// What the caller can be asked.
+    pub fn capabilities(&self) -> Capabilities {
+        self.interaction.get().map_or(Capabilities::NONE, |i| i.capabilities())
+    }
+
+    /// Whether the caller can answer this kind of question.
+    pub fn can_ask(&self, kind: InputKind) -> bool {
+        let can = self.capabilities();
+        match kind {
+            InputKind::Elicitation => can.elicitation,
+            InputKind::Sampling => can.sampling,
+            InputKind::Roots => can.roots,
+        }
+    }
+
+    /// Asks the user a question and waits for the answer.
+    ///
+    /// Over MCP the client asks its user. A client on protocol 2026-07-28 answers between calls:
+    /// the call returns "input required", and once the client has the answer the tool is **run
+    /// again from the start** with it, so everything a tool does before its last question must
+    /// be safe to do twice (read, don't write, until you have every answer). Without a caller
+    /// that can answer, this is [`InteractionError::NotSupported`].
+    ///
+    /// ```
+    /// use toolhook::{Elicitation, ToolExecutionContext, tool};
+    /// use toolhook::serde_json::json;
+    ///
+    /// /// Book a table.
+    /// #[tool]
+    /// async fn book(ctx: &ToolExecutionContext, restaurant: String) -> Result<String, String> {
+    ///     let schema = json!({"type": "object", "properties": {"guests": {"type": "integer"}}, "required": ["guests"]});
+    ///     let reply = ctx.elicit(Elicitation::new("For how many guests?", schema)).await.map_err(|e| e.to_string())?;
+    ///     let guests = reply.accepted().and_then(|a| a["guests"].as_i64()).ok_or("no answer")?;
+    ///     Ok(format!("booked {restaurant} for {guests}"))
+    /// }
+    /// ```
+    pub async fn elicit(&self, question: Elicitation) -> Result<ElicitationReply, InteractionError> {
+        match self.interaction.get() {
+            Some(interaction) => interaction.elicit(question).await,
+            None => Err(InteractionError::NotSupported(InputKind::Elicitation)),
+        }
+    }
+
+    /// Asks the caller's model and waits for its answer (re-runs as for
+    /// [`elicit`](Self::elicit)).
+    pub async fn sample(&self, request: SamplingRequest) -> Result<SamplingReply, InteractionError> {
+        match self.interaction.get() {
+            Some(interaction) => interaction.sample(request).await,
+            None => Err(InteractionError::NotSupported(InputKind::Sampling)),
+        }
+    }
+
+    /// Asks the client which roots it works in (re-runs as for [`elicit`](Self::elicit)).
+    pub async fn list_roots(&self, request: RootsRequest) -> Result<Vec<Root>, InteractionError> {
+        match self.interaction.get() {
+            Some(interaction) => interaction.list_roots(request).await,
+            None => Err(InteractionError::NotSupported(InputKind::Roots)),
+        }
     }
 }
 

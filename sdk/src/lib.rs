@@ -95,6 +95,7 @@ mod error;
 mod hook_registration;
 pub mod hooks;
 mod icon;
+mod interaction;
 mod invocation;
 mod output;
 mod plugin;
@@ -115,6 +116,10 @@ pub use dialect::{Dialect, ParseDialectError, ProjectionError};
 pub use error::ToolError;
 pub use hook_registration::DeclaredHookHandler;
 pub use icon::ToolIcon;
+pub use interaction::{
+    Capabilities, Elicitation, ElicitationAction, ElicitationReply, InputKind, Interaction, InteractionError,
+    InteractionHandle, LogLevel, Progress, Role, Root, RootsRequest, SamplingMessage, SamplingReply, SamplingRequest,
+};
 pub use invocation::{ToolArguments, ToolInvocation};
 pub use output::{IntoToolResult, Json, ToolOutput};
 pub use plugin::{ConfigScope, LegacyActionContext, PluginContext, Services};

@@ -104,9 +104,13 @@ impl RegistryLink {
         RegistryLink { epoch, registry }
     }
 
-    /// The provider's tools (or their specs) changed: cached listings are dropped.
+    /// The provider's tools (or their specs) changed: cached listings are dropped, and the
+    /// registry's watchers are told.
     pub fn notify(&self) {
         self.epoch.fetch_add(1, Ordering::Release);
+        if let Some(registry) = self.registry.upgrade() {
+            registry.changed();
+        }
     }
 
     /// The registry, while it exists.

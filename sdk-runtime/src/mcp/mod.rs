@@ -1,0 +1,68 @@
+//! MCP, the Model Context Protocol: serve a registry's tools to any MCP client (feature `mcp`).
+//!
+//! [`McpServer`] turns a [`ToolRegistry`](crate::ToolRegistry) into an MCP server, on the official
+//! Rust SDK (`rmcp`): over [stdio](McpServer::serve_stdio) or [Streamable
+//! HTTP](McpServer::serve_http), speaking MCP 2025-11-25 (sessions, `initialize`) and 2026-07-28
+//! (stateless, `server/discover`, input-required results) on the same endpoint.
+//!
+//! - `tools/list` is the registry's listing in [`Dialect::Mcp`](toolhook::Dialect::Mcp), for
+//!   one context the host chooses ([`McpServerBuilder::context`]): access rules and hidden tools
+//!   apply as for a model, and deferred tools too when the host hands over its discovery state
+//!   ([`McpServerBuilder::deferred`]). Tool names are the registry's, which every MCP client
+//!   accepts. When the list changes (a provider comes or goes, a plugin loads, `tool_search`
+//!   finds something), clients are sent `notifications/tools/list_changed`.
+//! - `tools/call` goes through [`ToolRegistry::invoke`](crate::ToolRegistry::invoke): the same
+//!   argument decoding, timeouts and access rules. The one result model maps to MCP content:
+//!   text, images, audio, embedded resources and resource links; `structuredContent` for tools
+//!   that declare an output schema; `isError: true` for every failed result, argument errors
+//!   included (with the JSON path in the text). An unknown tool is a JSON-RPC error.
+//! - The tool's [`ToolExecutionContext`](toolhook::ToolExecutionContext) reaches the client:
+//!   progress becomes `notifications/progress` (with the caller's progress token), log messages
+//!   `notifications/message` (at the level the client set), a `notifications/cancelled` cancels
+//!   the call, and questions ([`elicit`](toolhook::ToolExecutionContext::elicit),
+//!   [`sample`](toolhook::ToolExecutionContext::sample),
+//!   [`list_roots`](toolhook::ToolExecutionContext::list_roots)) go to the client when it
+//!   declared it can answer them: as requests on 2025-11-25, as an input-required result on
+//!   2026-07-28 (the tool is then run again with the answers; see the "Long-running tools"
+//!   guide in `toolhook`). A tool that asks what the client cannot answer and fails is answered
+//!   with the JSON-RPC error for a missing client capability (`-32021`).
+//!
+//! # Serve your tools over MCP
+//!
+//! ```no_run
+//! use toolhook_runtime::mcp::{McpHttpConfig, McpServer};
+//! use toolhook_runtime::{PluginToolProvider, ToolRegistry};
+//!
+//! #[tokio::main]
+//! async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     let registry = ToolRegistry::default();
+//!     registry.register_provider(PluginToolProvider::from_declared());
+//!     let server = McpServer::builder(&registry).name("my-bot").build()?;
+//!     if std::env::args().any(|a| a == "--stdio") {
+//!         return Ok(server.serve_stdio().await?); // for a desktop client that spawns us
+//!     }
+//!     let http = server.serve_http(McpHttpConfig::new("127.0.0.1:8080".parse()?)).await?;
+//!     tokio::signal::ctrl_c().await?;
+//!     http.shutdown().await; // lets calls in flight finish
+//!     Ok(())
+//! }
+//! ```
+//!
+//! Over HTTP the defaults accept only loopback `Host` and `Origin` headers (DNS-rebinding
+//! protection), bodies up to 4 MiB, and keep sessions for 2025-11-25 clients;
+//! [`McpHttpConfig::stateless`] drops them so that instances behind a round-robin load balancer
+//! are interchangeable (give them one [`request_state_key`](McpServerBuilder::request_state_key)
+//! so any of them can continue a call waiting for input).
+//!
+//! Prompts and resources are not served: the server declares them with empty lists so that
+//! clients which list them get an answer.
+
+mod call;
+mod content;
+mod questions;
+mod request_state;
+mod server;
+mod transport;
+
+pub use server::{McpServer, McpServerBuilder, McpServerError};
+pub use transport::{McpHttpConfig, McpHttpServer};
