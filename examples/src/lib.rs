@@ -3,6 +3,7 @@
 //! Every tool here is a free `#[tool]` fn, so it belongs to this package's default plugin
 //! (`toolhook-examples`).
 
+pub mod host;
 pub mod plugins;
 
 /// A 1×1 PNG, what the chart tool returns as media.

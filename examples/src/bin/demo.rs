@@ -5,22 +5,21 @@
 //!
 //! ```text
 //! cargo run -p toolhook-examples --bin demo -- [--dialect D] [--locale L] [--calls FILE] [--definitions] [--manifest]
+//! cargo run -p toolhook-examples --bin demo -- --mcp-stdio          # serve the demo's tools over MCP stdio
+//! cargo run -p toolhook-examples --bin demo -- --mcp-http ADDR      # … over Streamable HTTP at http://ADDR/mcp
 //! ```
 
 use serde_json::{Value, json};
 use std::process::ExitCode;
 use toolhook::{DeclaredTool, Dialect, Locale, ToolExecutionContext, ToolExecutionResult, ToolInvocation};
-use toolhook_runtime::hooks::{HookDispatcher, HookSpecRegistry};
-use toolhook_runtime::{
-    BuiltinToolProvider, CommandSet, DeferredTools, HistoryMessage, HostClassification, MemoryConfigSource, PluginHost,
-    PluginSet, RegistryConfig, ToolRegistry, batch_history, manifest,
-};
-
-// Link the example plugins.
-use toolhook_examples as _;
+use toolhook_examples::host::DemoHost;
+use toolhook_runtime::hooks::HookDispatcher;
+use toolhook_runtime::mcp::McpHttpConfig;
+use toolhook_runtime::{CommandSet, DeferredTools, HistoryMessage, PluginSet, ToolRegistry, batch_history, manifest};
 
 const USAGE: &str = "\
 Usage: demo [--dialect D] [--locale L] [--calls FILE] [--definitions] [--manifest]
+       demo --mcp-stdio | --mcp-http ADDR [--locale L]
 
   --dialect D     openai-chat (default), openai-chat-strict, openai-responses,
                   openai-responses-strict, anthropic, gemini, mcp, neutral
@@ -28,7 +27,9 @@ Usage: demo [--dialect D] [--locale L] [--calls FILE] [--definitions] [--manifes
   --calls FILE    play the tool calls in FILE (JSON lines: {\"name\", \"arguments\",
                   \"call_id\"?, \"round\"?}) instead of the embedded script
   --definitions   print every example tool's definition in every dialect and locale
-  --manifest      print the JSON manifest of every plugin and component";
+  --manifest      print the JSON manifest of every plugin and component
+  --mcp-stdio     serve the demo's tools to an MCP client over stdin/stdout (logs on stderr)
+  --mcp-http ADDR serve them over Streamable HTTP at http://ADDR/mcp until Ctrl-C";
 
 /// The embedded default script: rounds of tool calls as a model would make them.
 const SCRIPT: &str = r#"
@@ -52,12 +53,25 @@ struct Options {
     calls: Option<String>,
     definitions: bool,
     manifest: bool,
+    mcp: Option<Mcp>,
+}
+
+/// How the demo serves its tools over MCP instead of playing its script.
+enum Mcp {
+    Stdio,
+    Http(std::net::SocketAddr),
 }
 
 fn parse_options() -> Result<Options, String> {
     use lexopt::prelude::*;
-    let mut options =
-        Options { dialect: Dialect::OpenAiChat, locale: Locale::En, calls: None, definitions: false, manifest: false };
+    let mut options = Options {
+        dialect: Dialect::OpenAiChat,
+        locale: Locale::En,
+        calls: None,
+        definitions: false,
+        manifest: false,
+        mcp: None,
+    };
     let mut parser = lexopt::Parser::from_env();
     while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
         match arg {
@@ -74,6 +88,12 @@ fn parse_options() -> Result<Options, String> {
             }
             Long("definitions") => options.definitions = true,
             Long("manifest") => options.manifest = true,
+            Long("mcp-stdio") => options.mcp = Some(Mcp::Stdio),
+            Long("mcp-http") => {
+                let value = parser.value().map_err(|e| e.to_string())?.string().map_err(|e| e.to_string())?;
+                let address = value.parse().map_err(|e| format!("--mcp-http {value}: {e}"))?;
+                options.mcp = Some(Mcp::Http(address));
+            }
             Short('h') | Long("help") => return Err(String::new()),
             other => return Err(other.unexpected().to_string()),
         }
@@ -82,7 +102,7 @@ fn parse_options() -> Result<Options, String> {
 }
 
 fn main() -> ExitCode {
-    let options = match parse_options() {
+    let mut options = match parse_options() {
         Ok(options) => options,
         Err(message) => {
             if !message.is_empty() {
@@ -103,8 +123,20 @@ fn main() -> ExitCode {
         let place = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
         eprintln!("  (a tool panicked{place}: {message}; the registry turns that into a failed result)");
     }));
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a tokio runtime");
-    match runtime.block_on(run(options)) {
+    let level = if options.mcp.is_some() { tracing::Level::INFO } else { tracing::Level::WARN };
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_max_level(level)
+        .with_target(false)
+        .with_ansi(ansi)
+        .init();
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime");
+    let outcome = match options.mcp.take() {
+        Some(mcp) => runtime.block_on(serve_mcp(mcp, options.locale)),
+        None => runtime.block_on(run(options)),
+    };
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("error: {message}");
@@ -126,9 +158,8 @@ async fn run(options: Options) -> Result<(), String> {
         print_all_definitions();
         return Ok(());
     }
-    let classification = HostClassification::default().builtin(["examples.routing"]);
     if options.manifest {
-        println!("{}", manifest::to_string_pretty(&PluginSet::collect(), &classification));
+        println!("{}", manifest::to_string_pretty(&PluginSet::collect(), &DemoHost::classification()));
         return Ok(());
     }
     let calls = match &options.calls {
@@ -139,35 +170,12 @@ async fn run(options: Options) -> Result<(), String> {
         None => (parse_calls(SCRIPT)?, "the embedded default script (pass --calls FILE to play your own)".to_owned()),
     };
     let locale = options.locale;
-    let builtin = BuiltinToolProvider::new().locale(locale);
-    let deferred = builtin.deferred().clone();
-    let registry = ToolRegistry::new(RegistryConfig::default().locale(locale));
-    registry.register_provider(builtin);
-    let dispatcher =
-        HookDispatcher::builder().specs(HookSpecRegistry::with_builtin_catalogue_in(locale)).locale(locale).build();
-    let configs = MemoryConfigSource::new()
-        .with("examples.reminders", json!({"plugin": {"config_version": "1.0.0"}, "max_per_user": 2}));
-    let host = PluginHost::builder()
-        .registry(&registry)
-        .dispatcher(&dispatcher)
-        .config_source(configs)
-        .classification(classification)
-        .build();
+    let DemoHost { registry, deferred, dispatcher, host, context: ctx, outcomes } = DemoHost::load(locale).await;
     heading("Plugins");
-    for outcome in host.load_all().await {
+    for outcome in outcomes {
         let reason = outcome.reason.map(|r| format!(" ({r})")).unwrap_or_default();
         println!("{:<22} {}{reason}", outcome.plugin_id, outcome.state);
     }
-    let ctx = ToolExecutionContext {
-        session_id: "demo-session".into(),
-        stream_id: "demo-stream".into(),
-        group_id: "group-7".into(),
-        user_id: "user-42".into(),
-        platform: "qq".into(),
-        is_group_chat: Some(true),
-        locale,
-        ..Default::default()
-    };
 
     heading(&format!("Tool definitions the model receives ({}, {locale})", options.dialect));
     let round = deferred.prepare_round(&registry, &ctx).await;
@@ -203,6 +211,29 @@ async fn run(options: Options) -> Result<(), String> {
 
     host.shutdown().await;
     dispatcher.shutdown().await;
+    Ok(())
+}
+
+/// The demo's host (registry with `tool_search`, every example plugin loaded) served over MCP.
+async fn serve_mcp(mcp: Mcp, locale: Locale) -> Result<(), String> {
+    let demo = DemoHost::load(locale).await;
+    for outcome in &demo.outcomes {
+        if let Some(reason) = &outcome.reason {
+            tracing::warn!(plugin = %outcome.plugin_id, state = %outcome.state, %reason, "plugin not loaded");
+        }
+    }
+    let server = demo.mcp_server().map_err(|e| e.to_string())?;
+    match mcp {
+        Mcp::Stdio => server.serve_stdio().await.map_err(|e| e.to_string())?,
+        Mcp::Http(address) => {
+            let http = server.serve_http(McpHttpConfig::new(address)).await.map_err(|e| e.to_string())?;
+            eprintln!("serving the demo's tools at http://{}/mcp (Ctrl-C to stop)", http.local_addr());
+            tokio::signal::ctrl_c().await.map_err(|e| e.to_string())?;
+            http.shutdown().await;
+        }
+    }
+    demo.host.shutdown().await;
+    demo.dispatcher.shutdown().await;
     Ok(())
 }
 
