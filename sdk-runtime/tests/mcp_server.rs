@@ -122,10 +122,13 @@ fn url(server: &McpHttpServer) -> String {
 
 // ---- the client ------------------------------------------------------------------------------------
 
+/// Progress updates heard: how far, and the message.
+type Heard = Arc<Mutex<Vec<(f64, Option<String>)>>>;
+
 /// A client that answers questions and records what it is told.
 #[derive(Clone, Default)]
 struct Client {
-    progress: Arc<Mutex<Vec<(f64, Option<String>)>>>,
+    progress: Heard,
     logs: Arc<Mutex<Vec<Value>>>,
     list_changed: Arc<AtomicUsize>,
 }
