@@ -120,6 +120,7 @@ mod command;
 mod context_parts;
 mod deferred;
 mod guard;
+pub mod guides;
 pub mod hooks;
 mod listing;
 pub mod manifest;

@@ -63,6 +63,8 @@
 //!   [`ToolContentItem`]: calls and results.
 //! - [`ActionInfo`], [`ToolSpec::from_action`]: legacy actions.
 //! - [`args`]: how a model's arguments are decoded, and the errors it reports.
+//! - [`Interaction`], [`Progress`], [`Elicitation`], [`SamplingRequest`]: what a running tool can do
+//!   with its caller (see the [long-running tools guide](guides::long_running_tools)).
 //!
 //! # Dependencies of a plugin crate
 //!
@@ -92,6 +94,7 @@ mod content;
 mod context;
 mod dialect;
 mod error;
+pub mod guides;
 mod hook_registration;
 pub mod hooks;
 mod icon;

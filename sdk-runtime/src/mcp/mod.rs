@@ -23,36 +23,12 @@
 //!   [`sample`](toolhook::ToolExecutionContext::sample),
 //!   [`list_roots`](toolhook::ToolExecutionContext::list_roots)) go to the client when it
 //!   declared it can answer them: as requests on 2025-11-25, as an input-required result on
-//!   2026-07-28 (the tool is then run again with the answers; see the "Long-running tools"
-//!   guide in `toolhook`). A tool that asks what the client cannot answer and fails is answered
+//!   2026-07-28 (the tool is then run again with the answers; see the [long-running tools
+//!   guide](toolhook::guides::long_running_tools)). A tool that asks what the client cannot answer and fails is answered
 //!   with the JSON-RPC error for a missing client capability (`-32021`).
 //!
-//! # Serve your tools over MCP
-//!
-//! ```no_run
-//! use toolhook_runtime::mcp::{McpHttpConfig, McpServer};
-//! use toolhook_runtime::{PluginToolProvider, ToolRegistry};
-//!
-//! #[tokio::main]
-//! async fn main() -> Result<(), Box<dyn std::error::Error>> {
-//!     let registry = ToolRegistry::default();
-//!     registry.register_provider(PluginToolProvider::from_declared());
-//!     let server = McpServer::builder(&registry).name("my-bot").build()?;
-//!     if std::env::args().any(|a| a == "--stdio") {
-//!         return Ok(server.serve_stdio().await?); // for a desktop client that spawns us
-//!     }
-//!     let http = server.serve_http(McpHttpConfig::new("127.0.0.1:8080".parse()?)).await?;
-//!     tokio::signal::ctrl_c().await?;
-//!     http.shutdown().await; // lets calls in flight finish
-//!     Ok(())
-//! }
-//! ```
-//!
-//! Over HTTP the defaults accept only loopback `Host` and `Origin` headers (DNS-rebinding
-//! protection), bodies up to 4 MiB, and keep sessions for 2025-11-25 clients;
-//! [`McpHttpConfig::stateless`] drops them so that instances behind a round-robin load balancer
-//! are interchangeable (give them one [`request_state_key`](McpServerBuilder::request_state_key)
-//! so any of them can continue a call waiting for input).
+//! How to serve a registry, and what the defaults are: the [Serve your tools over
+//! MCP](crate::guides::serve_over_mcp) guide.
 //!
 //! Prompts and resources are not served: the server declares them with empty lists so that
 //! clients which list them get an answer.

@@ -1,0 +1,4 @@
+//! Guides: how-to pages, each with examples that run as tests.
+
+#[doc = include_str!("../docs/long-running-tools.md")]
+pub mod long_running_tools {}
