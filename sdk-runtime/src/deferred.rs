@@ -1,6 +1,7 @@
 //! Deferred tools (runtime.md §5): advertised only after `tool_search` found them in the session,
 //! callable by name at any time.
 
+use crate::cache::{Bounded, bounded};
 use crate::provider::RegistryLink;
 use crate::provider::builtin::{BuiltinTool, PhaseFilter};
 use crate::registry::ToolRegistry;
@@ -38,7 +39,7 @@ pub const TOOL_SEARCH: &str = "tool_search";
 /// `tool_search`.
 #[derive(Clone)]
 pub struct DeferredTools {
-    sessions: Arc<quick_cache::sync::Cache<String, Arc<Mutex<HashSet<String>>>>>,
+    sessions: Arc<Bounded<String, Arc<Mutex<HashSet<String>>>>>,
 }
 
 impl std::fmt::Debug for DeferredTools {
@@ -100,7 +101,7 @@ impl DeferredTools {
     /// An empty discovery state that keeps at most `capacity` sessions (least recently used
     /// ones are forgotten first).
     pub fn with_session_capacity(capacity: usize) -> Self {
-        DeferredTools { sessions: Arc::new(quick_cache::sync::Cache::new(capacity.max(1))) }
+        DeferredTools { sessions: Arc::new(bounded(capacity)) }
     }
 
     /// A session's set, created when absent.

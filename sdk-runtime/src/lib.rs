@@ -116,6 +116,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod access;
+mod cache;
 mod command;
 mod context_parts;
 mod deferred;

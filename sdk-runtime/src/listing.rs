@@ -2,6 +2,7 @@
 //! at a time with a timeout, kept while a new one is on its way, and retried with backoff when
 //! they fail, so a slow, hung or failing provider costs its own tools and nobody else's calls.
 
+use crate::cache::{Bounded, bounded};
 use crate::context_parts::{ContextParts, ContextView};
 use crate::guard::{self, Guarded};
 use crate::provider::ToolProvider;
@@ -144,7 +145,7 @@ pub(crate) struct ProviderListings {
     pub(crate) epoch: Arc<AtomicU64>,
     parts: ContextParts,
     settings: ListingSettings,
-    slots: quick_cache::sync::Cache<Key, Arc<Slot>>,
+    slots: Bounded<Key, Arc<Slot>>,
     health: Mutex<Health>,
 }
 
@@ -168,7 +169,7 @@ impl ProviderListings {
             epoch,
             parts,
             settings,
-            slots: quick_cache::sync::Cache::new(settings.capacity.max(1)),
+            slots: bounded(settings.capacity),
             health: Mutex::new(Health::default()),
         }
     }
@@ -202,6 +203,18 @@ impl ProviderListings {
         }
         health.flights += 1;
         Some(health.failures > 0)
+    }
+
+    /// The cached listing for a context when it is current: the call path's way in, which never
+    /// fetches (a miss goes through [`lookup`](Self::lookup)).
+    pub(crate) fn fresh(&self, ctx: Option<ContextView<'_>>, locale: Locale) -> Option<Arc<Listing>> {
+        let key: Key = ctx.map(|ctx| self.parts.project(ctx, locale));
+        let slot = self.slots.get(&key)?;
+        let epoch = self.epoch.load(Ordering::Acquire);
+        match &*slot.lock() {
+            State::Ready { listing, epoch: at } if *at == epoch => Some(listing.clone()),
+            _ => None,
+        }
     }
 
     /// The listing for a context, listed in `locale` (the registry's): cached, or fetched now.

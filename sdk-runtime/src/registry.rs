@@ -2,12 +2,14 @@
 //! invocation with one result model.
 
 use crate::access::AccessFacts;
+use crate::cache::{Bounded, bounded};
 use crate::context_parts::ContextView;
 use crate::guard::{self, Guarded};
 use crate::listing::{Found, ListingSettings, ProviderListings};
 use crate::provider::{RegistryLink, ToolProvider};
 use crate::routes::{self, DuplicatePolicy, Route, Routes, Warnings, shown};
 use serde_json::Value;
+use smallvec::SmallVec;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
@@ -236,14 +238,14 @@ impl RegistryChanges {
 /// The registered providers, in order, and the name spaces computed over them.
 struct ProviderSet {
     entries: Vec<Arc<ProviderListings>>,
-    routes: quick_cache::sync::Cache<RoutesKey, Arc<Routes>>,
+    routes: Bounded<RoutesKey, Arc<Routes>>,
 }
 
 /// What a name space depends on: the listing each provider contributed (0: none), and the
 /// caller's access facts.
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct RoutesKey {
-    listings: Box<[u64]>,
+    listings: SmallVec<[u64; 4]>,
     facts: AccessFacts,
 }
 
@@ -411,6 +413,16 @@ impl ToolRegistry {
     /// call: finding the tool and a handler that blocks its thread before its first `.await` use
     /// it up too.
     pub async fn invoke(&self, call: ToolInvocation, ctx: Option<&ToolExecutionContext>) -> ToolExecutionResult {
+        self.invoke_found(call, ctx).await.0
+    }
+
+    /// [`invoke`](Self::invoke), also giving the listed copy of the tool when one was found
+    /// (the MCP server needs its output schema; one lookup serves both).
+    pub(crate) async fn invoke_found(
+        &self,
+        call: ToolInvocation,
+        ctx: Option<&ToolExecutionContext>,
+    ) -> (ToolExecutionResult, Option<ToolSpec>) {
         let started = Instant::now();
         let config = &self.inner.config;
         let locale = config.locale;
@@ -418,19 +430,25 @@ impl ToolRegistry {
         // Finding the tool waits at most as long as the call may take.
         let find_by =
             started + config.default_timeout.map_or(config.listing_timeout, |t| t.min(config.listing_timeout));
-        let routes = self.resolve(Caller::Execution(ctx), Some(&requested), find_by).await;
+        let caller = Caller::Execution(ctx);
+        let routes = match self.routes_now(caller) {
+            Some(routes) => routes,
+            // The slow path is boxed so that the call's future stays small.
+            None => Box::pin(self.resolve(caller, Some(&requested), find_by)).await,
+        };
         let Some(route) = routes.get(&requested) else {
             tracing::debug!(tool = %shown(&requested), "tool not found, not available or denied in this context");
             let text = not_found(&requested, locale);
-            return ToolExecutionResult::failure(requested, text);
+            return (ToolExecutionResult::failure(requested, text), None);
         };
+        let found = Some(route.listed.clone());
         if let Some(error) = self.check_argument_limits(&call.arguments) {
             let text = failure_text(&requested, &error.into_tool_error(), locale);
             // A value nested too deep for the stack is taken apart without recursion.
             if let ToolArguments::Value(value) = call.arguments {
                 toolhook::args::drop_deep(value);
             }
-            return ToolExecutionResult::failure(requested, text);
+            return (ToolExecutionResult::failure(requested, text), found);
         }
         let provider_call = provider_call(route, call, &requested);
         // Providers produce texts in the registry's locale.
@@ -459,7 +477,7 @@ impl ToolRegistry {
             },
             Err(payload) => Err(guard::panic_error(payload)),
         };
-        match outcome {
+        let result = match outcome {
             Ok(mut result) => {
                 result.tool_name = requested;
                 result
@@ -469,7 +487,8 @@ impl ToolRegistry {
                 let text = failure_text(&requested, &error, locale);
                 ToolExecutionResult::failure(requested, text)
             }
-        }
+        };
+        (result, found)
     }
 
     /// Closes every provider in registration order. A failing provider does not stop the others;
@@ -527,8 +546,25 @@ impl ToolRegistry {
     /// The name space for a listing: waits for providers' first listings up to the listing
     /// timeout.
     pub(crate) async fn routes(&self, ctx: Option<&ToolAvailabilityContext>) -> Arc<Routes> {
+        let caller = Caller::Availability(ctx);
+        if let Some(routes) = self.routes_now(caller) {
+            return routes;
+        }
         let wait_until = Instant::now() + self.inner.config.listing_timeout;
-        self.resolve(Caller::Availability(ctx), None, wait_until).await
+        Box::pin(self.resolve(caller, None, wait_until)).await
+    }
+
+    /// The name space for a caller when every provider's listing and the name space itself are
+    /// cached and current: no waiting, no allocation beyond the key's.
+    fn routes_now(&self, caller: Caller<'_>) -> Option<Arc<Routes>> {
+        let set = read(&self.inner.providers);
+        let view = caller.view();
+        let locale = self.locale();
+        let mut listings = SmallVec::with_capacity(set.entries.len());
+        for entry in &set.entries {
+            listings.push(entry.fresh(view, locale)?.id);
+        }
+        set.routes.get(&RoutesKey { listings, facts: AccessFacts::of(view) })
     }
 
     /// The name space for a caller. Each provider's listing comes from its cache; a provider
@@ -569,7 +605,7 @@ impl ToolRegistry {
             .map(|(entry, found)| (entry.provider.clone(), found.listing().cloned()))
             .collect();
         let key = RoutesKey {
-            listings: listings.iter().map(|(_, l)| l.as_ref().map_or(0, |l| l.id)).collect(),
+            listings: listings.iter().map(|(_, l)| l.as_ref().map_or(0, |l| l.id)).collect::<SmallVec<_>>(),
             facts: AccessFacts::of(view),
         };
         if let Some(routes) = set.routes.get(&key) {
@@ -584,7 +620,7 @@ impl ToolRegistry {
 
 impl ProviderSet {
     fn new(entries: Vec<Arc<ProviderListings>>, capacity: usize) -> Self {
-        ProviderSet { entries, routes: quick_cache::sync::Cache::new(capacity.max(1)) }
+        ProviderSet { entries, routes: bounded(capacity) }
     }
 }
 

@@ -2,6 +2,7 @@
 //! serves it. Names are assigned here: duplicates under the registry's policy, and names no model
 //! API accepts made into ones they all accept.
 
+use crate::cache::{Bounded, bounded};
 use crate::listing::Listing;
 use crate::provider::ToolProvider;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -62,11 +63,11 @@ impl Routes {
 }
 
 /// Warnings logged once per registry for each (provider, tool) pair, remembered up to a bound.
-pub(crate) struct Warnings(quick_cache::sync::Cache<(String, String), ()>);
+pub(crate) struct Warnings(Bounded<(String, String), ()>);
 
 impl Warnings {
     pub(crate) fn new() -> Self {
-        Warnings(quick_cache::sync::Cache::new(4096))
+        Warnings(bounded(4096))
     }
 
     /// Whether this is the first time `what` is said of this tool (so the caller logs it).

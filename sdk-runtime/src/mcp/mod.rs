@@ -38,6 +38,7 @@ mod content;
 mod questions;
 mod request_state;
 mod server;
+mod sessions;
 mod transport;
 
 pub use server::{McpServer, McpServerBuilder, McpServerError};

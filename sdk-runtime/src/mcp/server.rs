@@ -449,20 +449,20 @@ impl ServerHandler for McpServer {
     ) -> Result<CallToolResponse, ErrorData> {
         let shared = &self.shared;
         let name = request.name.to_string();
-        let Some(spec) = shared.registry.get_tool_spec(&name, Some(&shared.availability)).await else {
-            return Err(ErrorData::invalid_params(format!("Unknown tool: {}", crate::routes::shown(&name)), None));
-        };
-        let arguments = request.arguments.clone().unwrap_or_default();
         let rounds = context.protocol_version().is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
         let capabilities = capabilities_of(context.client_capabilities());
         let token = context.meta.get_progress_token();
         let (peer, cancel) = (context.peer.clone(), context.ct.clone());
+        let mut arguments = request.arguments.unwrap_or_default();
+        // Only a call that may stop for input needs its arguments again (to bind its state).
+        let mut bound = None;
         let call = Arc::new(if rounds {
             let mut given = match &request.request_state {
                 Some(state) => shared.states.open(state, &name, &arguments)?,
                 None => Map::new(),
             };
-            given.extend(request.input_responses.clone().unwrap_or_default());
+            given.extend(request.input_responses.unwrap_or_default());
+            bound = Some(arguments.clone());
             let level = context.meta.log_level().and_then(level_of);
             McpCall::in_rounds(peer, token, cancel, capabilities, level, Rounds::new(given))
         } else {
@@ -470,25 +470,28 @@ impl ServerHandler for McpServer {
             McpCall::in_call(peer, token, cancel, capabilities, level.or(Some(LogLevel::Info)))
         });
         let ctx = shared.context.clone().with_interaction(call.clone());
-        let invocation = ToolInvocation::new(name.clone(), Value::Object(arguments.clone()))
+        let invocation = ToolInvocation::new(name.clone(), Value::Object(std::mem::take(&mut arguments)))
             .with_call_id(context.id.to_string())
             .with_session_id(shared.context.session_id.clone());
         let _in_flight = shared.calls.enter();
         let finished = tokio::select! {
             biased;
-            result = shared.registry.invoke(invocation, Some(&ctx)) => Some(result),
+            found = shared.registry.invoke_found(invocation, Some(&ctx)) => Some(found),
             () = call.input_needed() => None,
             () = context.ct.cancelled() => {
                 let text = format!("Tool {name} failed: Cancelled: the client cancelled the call");
                 return Ok(to_call_result(&toolhook::ToolExecutionResult::failure(name, text), false).into());
             }
         };
-        let Some(result) = finished else {
+        let Some((result, spec)) = finished else {
             let (pending, used) = call.take_rounds().map(Rounds::into_parts).unwrap_or_default();
-            let state = shared.states.seal(&name, &arguments, used)?;
+            let state = shared.states.seal(&name, &bound.unwrap_or_default(), used)?;
             let requests: InputRequests = serde_json::from_value(Value::Object(pending))
                 .map_err(|e| ErrorData::internal_error(format!("cannot ask for input: {e}"), None))?;
             return Ok(InputRequiredResult::new(Some(requests), Some(state)).into());
+        };
+        let Some(spec) = spec else {
+            return Err(ErrorData::invalid_params(format!("Unknown tool: {}", crate::routes::shown(&name)), None));
         };
         if !result.success
             && let Some(kind) = call.missing_capability()

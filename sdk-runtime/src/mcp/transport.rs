@@ -2,6 +2,7 @@
 //! transport rmcp takes.
 
 use super::server::{McpServer, McpServerError};
+use super::sessions::TaggedSessions;
 use rmcp::ServiceExt;
 use rmcp::service::{RoleServer, RunningService};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -40,6 +41,7 @@ pub struct McpHttpConfig {
     max_body_bytes: usize,
     keep_alive: Option<Duration>,
     shutdown_grace: Duration,
+    session_tag: Option<String>,
 }
 
 impl McpHttpConfig {
@@ -61,6 +63,7 @@ impl McpHttpConfig {
             max_body_bytes: 4 * 1024 * 1024,
             keep_alive: Some(Duration::from_secs(15)),
             shutdown_grace: Duration::from_secs(30),
+            session_tag: None,
         }
     }
 
@@ -119,6 +122,16 @@ impl McpHttpConfig {
     #[must_use]
     pub fn shutdown_grace(mut self, grace: Duration) -> Self {
         self.shutdown_grace = grace;
+        self
+    }
+
+    /// Session ids start with `{tag}.`, so a load balancer in front of several instances can
+    /// send the requests of a session to the instance that holds it: route on the prefix of the
+    /// `Mcp-Session-Id` header (the first request of a session has none; any instance takes it).
+    /// Give each instance its own tag.
+    #[must_use]
+    pub fn session_tag(mut self, tag: impl Into<String>) -> Self {
+        self.session_tag = Some(tag.into());
         self
     }
 
@@ -193,6 +206,9 @@ impl McpServer {
         let factory = move || Ok(server.for_session());
         if config.stateless {
             let service = StreamableHttpService::new(factory, Arc::new(NeverSessionManager::default()), rmcp_config);
+            axum::Router::new().route_service(&config.path, service)
+        } else if let Some(tag) = &config.session_tag {
+            let service = StreamableHttpService::new(factory, Arc::new(TaggedSessions::new(tag)), rmcp_config);
             axum::Router::new().route_service(&config.path, service)
         } else {
             let service = StreamableHttpService::new(factory, Arc::new(LocalSessionManager::default()), rmcp_config);
