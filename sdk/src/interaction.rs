@@ -481,6 +481,12 @@ impl InteractionHandle {
     pub fn get(&self) -> Option<&dyn Interaction> {
         self.0.as_deref()
     }
+
+    /// The interaction as a shared handle, for passing on (a provider that forwards a remote
+    /// tool's progress and questions to the caller keeps it while the call runs).
+    pub fn shared(&self) -> Option<Arc<dyn Interaction>> {
+        self.0.clone()
+    }
 }
 
 impl fmt::Debug for InteractionHandle {

@@ -458,6 +458,7 @@ pub struct ToolSpecBuilder {
     parameters: Vec<ToolParameterInfo>,
     parameters_raw: Option<Value>,
     parameters_raw_zh: Option<Value>,
+    parameters_verbatim: Option<Value>,
     brief_overrides: [Option<String>; 2],
     core_tool: bool,
     visibility: Option<Visibility>,
@@ -483,6 +484,7 @@ impl ToolSpecBuilder {
             parameters: Vec::new(),
             parameters_raw: None,
             parameters_raw_zh: None,
+            parameters_verbatim: None,
             brief_overrides: [None, None],
             core_tool: false,
             visibility: None,
@@ -525,6 +527,16 @@ impl ToolSpecBuilder {
     /// property schema with a `required` flag per property (tools.md §4.2).
     pub fn parameters_raw(mut self, schema: Value) -> Self {
         self.parameters_raw = Some(schema);
+        self
+    }
+
+    /// The parameters schema exactly as given: no normalisation and no checks beyond being a JSON
+    /// object, every keyword kept (`$schema`, `$defs`, `allOf`, `if`/`then`, vendor keys…). For
+    /// schemas from another system, such as an MCP server's tools, that must reach the model
+    /// unchanged (only `{}` becomes the schema of an object without properties). The generated
+    /// parameter docs are still rendered from it.
+    pub fn parameters_verbatim(mut self, schema: Value) -> Self {
+        self.parameters_verbatim = Some(schema);
         self
     }
 
@@ -656,6 +668,7 @@ impl ToolSpecBuilder {
             parameters,
             parameters_raw,
             parameters_raw_zh,
+            parameters_verbatim,
             brief_overrides,
             core_tool,
             visibility,
@@ -672,10 +685,18 @@ impl ToolSpecBuilder {
             data.detailed = pre.detailed;
             return Ok(data.into_spec());
         }
-        let mut schema = match (parameters.is_empty(), parameters_raw) {
-            (false, Some(_)) => return Err(ToolSpecError::BothParameterForms { tool }),
-            (_, Some(raw)) => schema_from_raw(&tool, &raw)?,
-            (_, None) => schema_from_list(&tool, &parameters)?,
+        let given = usize::from(!parameters.is_empty())
+            + usize::from(parameters_raw.is_some())
+            + usize::from(parameters_verbatim.is_some());
+        if given > 1 {
+            return Err(ToolSpecError::BothParameterForms { tool });
+        }
+        let mut schema = match (parameters_raw, parameters_verbatim) {
+            (Some(raw), _) => schema_from_raw(&tool, &raw)?,
+            (None, Some(Value::Object(map))) if map.is_empty() => crate::shared::schema::empty_object_schema(),
+            (None, Some(schema @ Value::Object(_))) => schema,
+            (None, Some(_)) => return Err(ToolSpecError::RawSchemaNotObject { tool }),
+            (None, None) => schema_from_list(&tool, &parameters)?,
         };
         let mut schema_zh = parameters_raw_zh.map(|raw| schema_from_raw(&tool, &raw)).transpose()?;
         if data.deny_unknown_args {
