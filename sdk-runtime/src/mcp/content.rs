@@ -1,9 +1,11 @@
-//! The one result model as MCP content: a [`ToolExecutionResult`] becomes a `CallToolResult`
-//! (text, images, audio, embedded resources, resource links, structured content, `isError`).
+//! The one result model as MCP content and back: a [`ToolExecutionResult`] becomes a
+//! `CallToolResult` (text, images, audio, embedded resources, resource links, structured content,
+//! `isError`) for the server, and a remote server's `CallToolResult` becomes a result for the
+//! client provider.
 
 use rmcp::model::{Annotations, CallToolResult, ContentBlock, EmbeddedResource, Resource, ResourceContents, Role};
-use serde_json::Value;
-use toolhook::{ContentType, ToolContentItem, ToolExecutionResult};
+use serde_json::{Map, Value};
+use toolhook::{ContentType, ToolAnnotation, ToolContentItem, ToolExecutionResult};
 
 /// A result as MCP sends it. `structured` is whether the tool declares an output schema: only then
 /// does its structured content go out as `structuredContent`.
@@ -99,4 +101,65 @@ fn with_annotations(block: ContentBlock, item: &ToolContentItem) -> ContentBlock
         }
         other => other,
     }
+}
+
+/// A remote server's result in the one result model: the non-empty text blocks, trimmed and
+/// joined by lines, are the content (the error message when it is an error); every block is
+/// also a content item; structured content is kept as sent.
+pub(crate) fn from_call_result(
+    tool_name: &str,
+    result: &CallToolResult,
+    metadata: Map<String, Value>,
+) -> ToolExecutionResult {
+    let texts: Vec<&str> =
+        result.content.iter().filter_map(|b| b.as_text()).map(|t| t.text.trim()).filter(|t| !t.is_empty()).collect();
+    let text = texts.join("\n");
+    let failed = result.is_error == Some(true);
+    let mut out = if failed {
+        ToolExecutionResult::failure(tool_name, text)
+    } else {
+        ToolExecutionResult::success(tool_name, text)
+    };
+    out.content_items = result.content.iter().map(item).collect();
+    out.structured_content = result.structured_content.clone();
+    out.metadata = metadata;
+    out
+}
+
+/// One MCP content block as a content item.
+fn item(block: &ContentBlock) -> ToolContentItem {
+    let mut item = match block {
+        ContentBlock::Text(text) => ToolContentItem::text(text.text.clone()),
+        ContentBlock::Image(image) => ToolContentItem::image(image.data.clone(), image.mime_type.clone()),
+        ContentBlock::Audio(audio) => ToolContentItem::audio(audio.data.clone(), audio.mime_type.clone()),
+        ContentBlock::ResourceLink(link) => {
+            let mut item = ToolContentItem::resource_link(link.uri.clone(), link.name.clone());
+            item.description = link.description.clone().unwrap_or_default();
+            item.mime_type = link.mime_type.clone().unwrap_or_default();
+            item
+        }
+        ContentBlock::Resource(embedded) => {
+            let wire = serde_json::to_value(&embedded.resource).unwrap_or_default();
+            let text = |key: &str| wire.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
+            let mut item = ToolContentItem::resource(text("uri"), text("text"));
+            item.data = text("blob");
+            item.mime_type = text("mimeType");
+            item
+        }
+        other => ToolContentItem::text(serde_json::to_string(other).unwrap_or_default()),
+    };
+    // Audience and priority, as the server annotated them.
+    let wire = serde_json::to_value(block).unwrap_or_default();
+    if let Some(annotations) = wire.get("annotations") {
+        item.annotation = Some(ToolAnnotation {
+            audience: annotations
+                .get("audience")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+                .unwrap_or_default(),
+            priority: annotations.get("priority").and_then(Value::as_f64),
+            ..ToolAnnotation::default()
+        });
+    }
+    item
 }

@@ -34,12 +34,20 @@
 //! clients which list them get an answer.
 
 mod call;
+mod client;
+mod config;
+mod connection;
 mod content;
+mod plugin_process;
 mod questions;
 mod request_state;
 mod server;
 mod sessions;
 mod transport;
 
+pub use client::{McpToolProvider, McpToolProviderBuilder};
+pub use config::{McpConfigError, McpProtocol, McpServerEntry, McpServersConfig, McpToolRules, McpTransport};
+pub use connection::McpServerStatus;
+pub use plugin_process::serve_plugin_process;
 pub use server::{McpServer, McpServerBuilder, McpServerError};
 pub use transport::{McpHttpConfig, McpHttpServer};

@@ -1,0 +1,385 @@
+//! MCP servers' tools as a provider: every server a host configures, kept connected, its tools
+//! in the registry like any other provider's.
+
+use super::config::{McpServerEntry, McpServersConfig, McpToolRules};
+use super::connection::{CallError, Connection, McpServerStatus, SpecMaker};
+use crate::context_parts::ContextParts;
+use crate::provider::{RegistryLink, ToolProvider};
+use serde_json::{Map, Value};
+use std::sync::{Arc, OnceLock, RwLock};
+use std::time::Duration;
+use toolhook::{
+    BoxFuture, Interaction, Locale, ToolAnnotation, ToolAvailabilityContext, ToolError, ToolExecutionContext,
+    ToolExecutionResult, ToolInvocation, ToolSpec, Visibility,
+};
+
+/// The tools of MCP servers, as one [`ToolProvider`] (`provider_name` and `provider_type`
+/// `mcp`): servers over stdio (a child process) or Streamable HTTP, each kept connected in the
+/// background.
+///
+/// - **Listing never waits**: it is each server's tools as last listed (in configuration
+///   order), with the host's rules (visibility, permission, platforms, scopes) per server and per
+///   tool. A server that says its tools changed is listed again and the registry told.
+/// - **Names, descriptions and schemas are kept as the server sent them** (schemas verbatim,
+///   JSON Schema 2020-12 keywords included); the registry makes names every model API accepts and
+///   settles duplicates. A tool without a description gets "MCP tool from {server}".
+/// - **A dead or hung server costs only its own tools**: connecting and listing have a timeout;
+///   a lost server is reconnected with exponential backoff and jitter, its tools stay listed and
+///   fail at once with "MCP server '{name}' is not connected"; after too many failures in a row it
+///   is disabled (its tools withdrawn) until [`restart`](Self::restart). A call that times out or
+///   whose caller goes away is cancelled at the server (`notifications/cancelled`).
+/// - **The caller's context reaches the server's tool**: progress and log messages go to the
+///   calling context, and so do the server's questions (elicitation, sampling, roots) when the
+///   caller can answer them, else to the host's [`Interaction`](McpToolProviderBuilder::interaction);
+///   what nobody can answer is refused (a question for the user is declined).
+///
+/// ```no_run
+/// # async fn host() -> Result<(), Box<dyn std::error::Error>> {
+/// use toolhook_runtime::ToolRegistry;
+/// use toolhook_runtime::mcp::{McpServersConfig, McpToolProvider};
+///
+/// let config = McpServersConfig::from_json(&std::fs::read_to_string("mcp.json")?)?;
+/// let mcp = McpToolProvider::new(&config);
+/// let registry = ToolRegistry::default();
+/// registry.register_provider(mcp.clone());
+/// mcp.wait_connected(std::time::Duration::from_secs(30)).await;
+/// for (name, status) in mcp.servers() {
+///     println!("{name}: {status:?}");
+/// }
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct McpToolProvider {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    servers: RwLock<Vec<Arc<Connection>>>,
+    link: Arc<OnceLock<RegistryLink>>,
+    host: Option<Arc<dyn Interaction>>,
+    locale: Locale,
+}
+
+impl std::fmt::Debug for McpToolProvider {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpToolProvider").field("servers", &self.servers()).finish()
+    }
+}
+
+/// Builds an [`McpToolProvider`].
+#[must_use]
+pub struct McpToolProviderBuilder {
+    config: McpServersConfig,
+    host: Option<Arc<dyn Interaction>>,
+    locale: Locale,
+}
+
+impl std::fmt::Debug for McpToolProviderBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpToolProviderBuilder").field("config", &self.config).finish_non_exhaustive()
+    }
+}
+
+impl McpToolProviderBuilder {
+    /// How the host answers servers' questions that the calling context cannot (default: it
+    /// answers none).
+    pub fn interaction(mut self, host: Arc<dyn Interaction>) -> Self {
+        self.host = Some(host);
+        self
+    }
+
+    /// The language of the provider's own texts (default English; give the registry's).
+    pub fn locale(mut self, locale: Locale) -> Self {
+        self.locale = locale;
+        self
+    }
+
+    /// The provider; every enabled server starts connecting in the background (on the current
+    /// tokio runtime).
+    pub fn build(self) -> McpToolProvider {
+        let provider = McpToolProvider {
+            inner: Arc::new(Inner {
+                servers: RwLock::new(Vec::new()),
+                link: Arc::new(OnceLock::new()),
+                host: self.host,
+                locale: self.locale,
+            }),
+        };
+        for (name, entry) in self.config.servers() {
+            provider.add_server(name, entry.clone());
+        }
+        provider
+    }
+}
+
+impl McpToolProvider {
+    /// The servers of a configuration, connecting in the background.
+    pub fn new(config: &McpServersConfig) -> Self {
+        Self::builder(config).build()
+    }
+
+    /// Starts building a provider over a configuration.
+    pub fn builder(config: &McpServersConfig) -> McpToolProviderBuilder {
+        McpToolProviderBuilder { config: config.clone(), host: None, locale: Locale::En }
+    }
+
+    fn connections(&self) -> Vec<Arc<Connection>> {
+        self.inner.servers.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    fn connection(&self, name: &str) -> Option<Arc<Connection>> {
+        self.connections().into_iter().find(|c| c.name == name)
+    }
+
+    /// Adds a server (one with the same name is stopped and replaced, keeping its place).
+    pub fn add_server(&self, name: &str, entry: McpServerEntry) {
+        let link = self.inner.link.clone();
+        let changed: Arc<dyn Fn() + Send + Sync> = Arc::new(move || {
+            if let Some(link) = link.get() {
+                link.notify();
+            }
+        });
+        let rules = entry.clone();
+        let make_spec: Arc<SpecMaker> =
+            Arc::new(move |server: &str, tool: &rmcp::model::Tool| spec_of(server, tool, &rules));
+        let connection = Connection::start(name.to_owned(), entry, self.inner.host.clone(), make_spec, changed.clone());
+        let replaced = {
+            let mut servers = self.inner.servers.write().unwrap_or_else(|p| p.into_inner());
+            match servers.iter_mut().find(|c| c.name == name) {
+                Some(slot) => Some(std::mem::replace(slot, connection)),
+                None => {
+                    servers.push(connection);
+                    None
+                }
+            }
+        };
+        if let Some(old) = replaced {
+            old.request("stop");
+        }
+        changed();
+    }
+
+    /// Stops and removes a server; `false` when there is none of that name.
+    pub async fn remove_server(&self, name: &str) -> bool {
+        let removed = {
+            let mut servers = self.inner.servers.write().unwrap_or_else(|p| p.into_inner());
+            let position = servers.iter().position(|c| c.name == name);
+            position.map(|i| servers.remove(i))
+        };
+        match removed {
+            Some(connection) => {
+                connection.stop().await;
+                if let Some(link) = self.inner.link.get() {
+                    link.notify();
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Each server and where it stands, in configuration order.
+    pub fn servers(&self) -> Vec<(String, McpServerStatus)> {
+        self.connections().iter().map(|c| (c.name.clone(), c.live().status.clone())).collect()
+    }
+
+    /// Restarts a server: a new connection (for stdio, a new process) is made and listed while
+    /// the old one keeps serving; then calls go to the new one, calls in flight on the old one
+    /// finish (30 s at most), and the old one is closed. Also brings back a disabled server.
+    /// `false` when there is no server of that name or it is stopped.
+    pub fn restart(&self, name: &str) -> bool {
+        self.connection(name).is_some_and(|c| c.request("restart"))
+    }
+
+    /// Waits until every enabled server is connected, disabled or stopped, or `timeout` passed;
+    /// returns where each stands.
+    pub async fn wait_connected(&self, timeout: Duration) -> Vec<(String, McpServerStatus)> {
+        let settled = |status: &McpServerStatus| !matches!(status, McpServerStatus::Connecting);
+        let until = tokio::time::Instant::now() + timeout;
+        while tokio::time::Instant::now() < until && !self.servers().iter().all(|(_, s)| settled(s)) {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        self.servers()
+    }
+}
+
+/// The spec of a server's tool: its name, texts and schemas as sent, the host's rules.
+fn spec_of(server: &str, tool: &rmcp::model::Tool, entry: &McpServerEntry) -> Option<ToolSpec> {
+    let rules: McpToolRules = entry.rules.overridden_by(entry.tools.get(tool.name.as_ref()));
+    let description = tool.description.as_deref().map(str::trim).filter(|d| !d.is_empty());
+    let mut builder = ToolSpec::builder(tool.name.to_string())
+        .parameters_verbatim(Value::Object((*tool.input_schema).clone()))
+        .visibility(rules.visibility.unwrap_or(Visibility::Deferred))
+        .timeout(entry.timeout)
+        .metadata("server_name", server);
+    builder = match description {
+        Some(description) => builder.brief_description(description),
+        None => builder
+            .brief_description_in(Locale::En, format!("MCP tool from {server}"))
+            .brief_description_in(Locale::ZhHans, format!("来自 {server} 的 MCP 工具")),
+    };
+    if let Some(title) = &tool.title {
+        builder = builder.title(title.clone());
+    }
+    if let Some(output) = &tool.output_schema {
+        builder = builder.output_schema(Value::Object((**output).clone()));
+    }
+    if let Some(annotations) = &tool.annotations {
+        let annotation = ToolAnnotation {
+            title: annotations.title.clone().unwrap_or_default(),
+            read_only: annotations.read_only_hint,
+            destructive: annotations.destructive_hint,
+            idempotent: annotations.idempotent_hint,
+            open_world: annotations.open_world_hint,
+            ..ToolAnnotation::default()
+        };
+        builder = builder.annotation(annotation);
+    }
+    if let Some(meta) = &tool.meta {
+        for (key, value) in meta.iter() {
+            if key != "server_name" {
+                builder = builder.metadata(key.clone(), value.clone());
+            }
+        }
+    }
+    if let Some(permission) = rules.permission {
+        builder = builder.permission(permission);
+    }
+    if let Some(platforms) = rules.platforms {
+        builder = builder.platforms(platforms);
+    }
+    if let Some(scopes) = rules.scopes {
+        builder = builder.scopes(scopes);
+    }
+    match builder.build() {
+        Ok(spec) => Some(spec),
+        Err(error) => {
+            tracing::warn!(server, tool = %crate::routes::shown(&tool.name), %error, "MCP tool not listed");
+            None
+        }
+    }
+}
+
+impl ToolProvider for McpToolProvider {
+    fn provider_name(&self) -> &str {
+        "mcp"
+    }
+
+    fn provider_type(&self) -> &str {
+        "mcp"
+    }
+
+    fn listing_depends_on(&self) -> ContextParts {
+        ContextParts::NONE
+    }
+
+    fn attach(&self, link: RegistryLink) {
+        let _ = self.inner.link.set(link);
+    }
+
+    fn list_tools<'a>(
+        &'a self,
+        _: Option<&'a ToolAvailabilityContext>,
+    ) -> BoxFuture<'a, Result<Vec<ToolSpec>, ToolError>> {
+        let mut specs = Vec::new();
+        for connection in self.connections() {
+            let live = connection.live();
+            if !matches!(live.status, McpServerStatus::Disabled { .. } | McpServerStatus::Stopped) {
+                specs.extend(live.tools.iter().cloned());
+            }
+        }
+        Box::pin(std::future::ready(Ok(specs)))
+    }
+
+    fn invoke<'a>(
+        &'a self,
+        call: ToolInvocation,
+        ctx: Option<&'a ToolExecutionContext>,
+    ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
+        Box::pin(async move {
+            let locale = ctx.map_or(self.inner.locale, |c| c.locale);
+            let tool = call.tool_name.clone();
+            let named = call.metadata.get("mcp_server_name").and_then(Value::as_str);
+            let lists = |c: &Connection| c.live().tools.iter().any(|s| s.name() == tool);
+            let connection = match named {
+                Some(server) => match self.connection(server) {
+                    Some(connection) if lists(&connection) => connection,
+                    Some(_) => {
+                        let text = locale.pick(
+                            format!("MCP server '{server}' does not provide tool '{tool}'"),
+                            format!("MCP 服务器 '{server}' 未提供工具 '{tool}'"),
+                        );
+                        return Ok(ToolExecutionResult::failure(tool, text));
+                    }
+                    None => return Ok(not_found(&tool, locale)),
+                },
+                None => match self.connections().into_iter().find(|c| lists(c)) {
+                    Some(connection) => connection,
+                    None => return Ok(not_found(&tool, locale)),
+                },
+            };
+            let arguments = match call.arguments.to_value() {
+                Ok(Value::Object(map)) => map,
+                Ok(Value::Null) => Map::new(),
+                Ok(_) => {
+                    return Err(ToolError::invalid_arguments(
+                        "arguments must be a JSON object",
+                        "参数必须是 JSON 对象",
+                    ));
+                }
+                Err(e) => {
+                    return Err(ToolError::invalid_arguments(
+                        format!("arguments are not valid JSON: {e}"),
+                        format!("参数不是合法的 JSON：{e}"),
+                    ));
+                }
+            };
+            let caller = ctx.and_then(|c| c.interaction.shared());
+            let server = connection.name.clone();
+            match connection.call(&tool, arguments, caller).await {
+                Ok(result) => Ok(result),
+                Err(CallError::NotConnected) => Ok(ToolExecutionResult::failure(
+                    tool,
+                    locale.pick(
+                        format!("MCP server '{server}' is not connected"),
+                        format!("MCP 服务器 '{server}' 未连接"),
+                    ),
+                )),
+                Err(CallError::Lost) => {
+                    tracing::warn!(server = %server, tool = %tool, "MCP server's connection broke during a call");
+                    Ok(ToolExecutionResult::failure(
+                        tool,
+                        locale.pick(
+                            format!("MCP server '{server}' stopped before answering; try again shortly"),
+                            format!("MCP 服务器 '{server}' 在回答前停止了；请稍后重试"),
+                        ),
+                    ))
+                }
+                Err(CallError::Refused(error) | CallError::Transport(error)) => {
+                    tracing::warn!(server = %server, tool = %tool, %error, "MCP call failed");
+                    Ok(ToolExecutionResult::failure(
+                        tool.clone(),
+                        locale.pick(
+                            format!("MCP tool '{tool}' failed: {error}"),
+                            format!("MCP 工具 '{tool}' 执行失败: {error}"),
+                        ),
+                    ))
+                }
+            }
+        })
+    }
+
+    fn close<'a>(&'a self) -> BoxFuture<'a, Result<(), ToolError>> {
+        Box::pin(async move {
+            for connection in self.connections() {
+                connection.stop().await;
+            }
+            Ok(())
+        })
+    }
+}
+
+fn not_found(tool: &str, locale: Locale) -> ToolExecutionResult {
+    let text = locale.pick(format!("MCP tool '{tool}' not found"), format!("MCP 工具 '{tool}' 未找到"));
+    ToolExecutionResult::failure(tool, text)
+}

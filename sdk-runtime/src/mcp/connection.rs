@@ -1,0 +1,924 @@
+//! One MCP server the host uses, kept connected: connected and listed with timeouts, watched,
+//! reconnected with exponential backoff and jitter, restarted (and, for a stdio server whose
+//! program changed, reloaded) without a gap, disabled after too many failures in a row. Its
+//! calls, and the notifications and questions the server sends while they run.
+#![allow(deprecated)] // rmcp marks the logging, sampling and roots APIs as superseded; MCP still has them.
+
+use super::config::{McpProtocol, McpServerEntry, McpTransport};
+use rmcp::model::{
+    CallToolRequestParams, CancelledNotificationParam, ClientCapabilities, ClientConfig, ClientRequest,
+    CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, Implementation, InputResponses,
+    ListRootsResult, LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, ProtocolVersion,
+    Request, RequestId, ServerResult,
+};
+use rmcp::service::{NotificationContext, PeerRequestOptions, RequestContext, RunningService};
+use rmcp::{ClientHandler, ClientLifecycleMode, ClientServiceExt, ErrorData, Peer, RoleClient};
+use serde_json::{Map, Value, json};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock, Weak};
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc;
+use toolhook::{
+    Elicitation, InputKind, Interaction, LogLevel, Progress, RootsRequest, SamplingRequest, ToolExecutionResult,
+    ToolSpec,
+};
+
+/// The most rounds of questions one call may take.
+const MAX_ROUNDS: usize = 10;
+
+/// How long calls in flight on a replaced connection may take to finish before it is closed.
+const DRAIN: Duration = Duration::from_secs(30);
+
+/// A connection that lasted this long resets the count of failures in a row.
+const STABLE: Duration = Duration::from_secs(60);
+
+/// Where a server stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum McpServerStatus {
+    /// Starting or connecting for the first time.
+    Connecting,
+    /// Connected; its tools are listed.
+    Connected {
+        /// The protocol version agreed.
+        protocol_version: String,
+        /// How many tools it lists.
+        tools: usize,
+    },
+    /// Lost or never reached; tried again after the wait. Its last known tools stay listed and
+    /// fail fast meanwhile.
+    Reconnecting {
+        /// Why it is down.
+        error: String,
+        /// Failures in a row.
+        failures: u32,
+    },
+    /// Failed too many times in a row (or switched off); its tools are withdrawn until
+    /// [`McpToolProvider::restart`](super::McpToolProvider::restart).
+    Disabled {
+        /// Why.
+        reason: String,
+    },
+    /// Closed by the host.
+    Stopped,
+}
+
+/// What the provider and the calls read: replaced whole, so a call sees one state or the next,
+/// never half of each.
+#[derive(Clone)]
+pub(crate) struct Live {
+    pub(crate) status: McpServerStatus,
+    pub(crate) tools: Arc<Vec<ToolSpec>>,
+    pub(crate) peer: Option<Peer<RoleClient>>,
+    pub(crate) generation: u64,
+}
+
+/// What the supervisor is asked to do.
+#[derive(Debug)]
+enum Command {
+    /// The server said its tools changed.
+    Relist,
+    /// Start a new connection (a new process) and swap to it.
+    Restart,
+    /// Close for good.
+    Stop,
+    /// A call or the change subscription found this connection (of this generation) broken.
+    Lost(u64),
+}
+
+/// A call in flight: whom to tell about its progress, whom to ask its questions.
+struct InFlight {
+    generation: u64,
+    token: ProgressToken,
+    caller: Option<Arc<dyn Interaction>>,
+}
+
+/// Makes the specs of a server's tools (the provider's rules).
+pub(crate) type SpecMaker = dyn Fn(&str, &rmcp::model::Tool) -> Option<ToolSpec> + Send + Sync;
+
+pub(crate) struct Connection {
+    pub(crate) name: String,
+    entry: McpServerEntry,
+    live: RwLock<Arc<Live>>,
+    commands: mpsc::Sender<Command>,
+    calls: Mutex<HashMap<RequestId, InFlight>>,
+    host: Option<Arc<dyn Interaction>>,
+    make_spec: Arc<SpecMaker>,
+    /// Tells the provider (and through it the registry) that the tools changed.
+    changed: Arc<dyn Fn() + Send + Sync>,
+    generations: AtomicU64,
+}
+
+impl std::fmt::Debug for Connection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Connection").field("name", &self.name).field("status", &self.live().status).finish()
+    }
+}
+
+type Client = RunningService<RoleClient, Bridge>;
+
+impl Connection {
+    /// A connection, its supervisor started on the current tokio runtime.
+    pub(crate) fn start(
+        name: String,
+        entry: McpServerEntry,
+        host: Option<Arc<dyn Interaction>>,
+        make_spec: Arc<SpecMaker>,
+        changed: Arc<dyn Fn() + Send + Sync>,
+    ) -> Arc<Self> {
+        let (commands, receiver) = mpsc::channel(8);
+        let status = if entry.enabled {
+            McpServerStatus::Connecting
+        } else {
+            McpServerStatus::Disabled { reason: "switched off in the configuration".into() }
+        };
+        let live = Live { status, tools: Arc::new(Vec::new()), peer: None, generation: 0 };
+        let connection = Arc::new(Connection {
+            name,
+            entry,
+            live: RwLock::new(Arc::new(live)),
+            commands,
+            calls: Mutex::new(HashMap::new()),
+            host,
+            make_spec,
+            changed,
+            generations: AtomicU64::new(0),
+        });
+        if connection.entry.enabled {
+            match tokio::runtime::Handle::try_current() {
+                Ok(runtime) => {
+                    runtime.spawn(Arc::clone(&connection).supervise(receiver));
+                    if connection.entry.watch {
+                        runtime.spawn(watch_program(Arc::downgrade(&connection)));
+                    }
+                }
+                Err(_) => connection.set(|live| {
+                    live.status = McpServerStatus::Disabled { reason: "MCP servers need a tokio runtime".into() };
+                }),
+            }
+        }
+        connection
+    }
+
+    pub(crate) fn live(&self) -> Arc<Live> {
+        self.live.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    fn set(&self, change: impl FnOnce(&mut Live)) {
+        let mut guard = self.live.write().unwrap_or_else(|p| p.into_inner());
+        let mut live = (**guard).clone();
+        change(&mut live);
+        *guard = Arc::new(live);
+    }
+
+    pub(crate) fn request(&self, command: &'static str) -> bool {
+        let command = match command {
+            "restart" => Command::Restart,
+            "stop" => Command::Stop,
+            _ => Command::Relist,
+        };
+        self.commands.try_send(command).is_ok()
+    }
+
+    /// Tells the supervisor that the connection of `generation` broke.
+    fn lost(&self, generation: u64) {
+        let _ = self.commands.try_send(Command::Lost(generation));
+    }
+
+    /// Closes the server (a child gets its stdin closed, then a signal) and waits, 15 s at most.
+    pub(crate) async fn stop(&self) {
+        if !matches!(self.live().status, McpServerStatus::Stopped | McpServerStatus::Disabled { .. }) {
+            let _ = self.commands.send(Command::Stop).await;
+        } else {
+            let _ = self.commands.try_send(Command::Stop);
+        }
+        let until = Instant::now() + Duration::from_secs(15);
+        while Instant::now() < until
+            && !matches!(self.live().status, McpServerStatus::Stopped)
+            && !self.commands.is_closed()
+        {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    fn calls(&self) -> std::sync::MutexGuard<'_, HashMap<RequestId, InFlight>> {
+        self.calls.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    // ---- the supervisor ------------------------------------------------------------------------
+
+    async fn supervise(self: Arc<Self>, mut commands: mpsc::Receiver<Command>) {
+        let mut failures = 0u32;
+        let mut current: Option<(Client, Instant)> = None;
+        loop {
+            if current.is_none() {
+                match self.open().await {
+                    Ok((client, tools)) => {
+                        self.publish(&client, tools);
+                        current = Some((client, Instant::now()));
+                    }
+                    Err(error) => {
+                        failures += 1;
+                        if failures > self.entry.max_restarts {
+                            if !self.disabled(failures, &error, &mut commands).await {
+                                return self.stopped();
+                            }
+                            failures = 0;
+                            continue;
+                        }
+                        let wait = backoff(failures);
+                        tracing::warn!(server = %self.name, %error, failures, retry_in_ms = wait.as_millis() as u64, "MCP server unreachable");
+                        self.set(|live| live.status = McpServerStatus::Reconnecting { error, failures });
+                        if !self.wait(wait, &mut commands, &mut failures).await {
+                            return self.stopped();
+                        }
+                        continue;
+                    }
+                }
+            }
+            let Some((client, since)) = current.take() else { continue };
+            let peer = client.peer().clone();
+            let token = client.cancellation_token();
+            let generation = self.live().generation;
+            let mut closed = Box::pin(client.waiting());
+            let error = loop {
+                tokio::select! {
+                    quit = &mut closed => break match quit {
+                        Ok(reason) => format!("the connection closed ({reason:?})"),
+                        Err(error) => format!("the connection failed: {error}"),
+                    },
+                    command = commands.recv() => match command {
+                        Some(Command::Relist) => self.relist(&peer).await,
+                        Some(Command::Lost(lost)) if lost == generation => {
+                            token.cancel();
+                            let _ = tokio::time::timeout(Duration::from_secs(5), &mut closed).await;
+                            break "the server stopped answering".to_owned();
+                        }
+                        Some(Command::Lost(_)) => {}
+                        Some(Command::Restart) => {
+                            // The new one first: calls keep going to the old one until it is ready.
+                            match self.open().await {
+                                Ok((fresh, tools)) => {
+                                    self.publish(&fresh, tools);
+                                    tracing::info!(server = %self.name, "MCP server restarted");
+                                    self.drain(generation).await;
+                                    token.cancel();
+                                    let _ = tokio::time::timeout(Duration::from_secs(10), &mut closed).await;
+                                    failures = 0;
+                                    current = Some((fresh, Instant::now()));
+                                    break String::new();
+                                }
+                                Err(error) => {
+                                    tracing::error!(server = %self.name, %error, "MCP server restart failed; the running one stays");
+                                }
+                            }
+                        }
+                        Some(Command::Stop) | None => {
+                            token.cancel();
+                            let _ = tokio::time::timeout(Duration::from_secs(10), &mut closed).await;
+                            return self.stopped();
+                        }
+                    },
+                }
+            };
+            if current.is_some() {
+                continue; // restarted
+            }
+            if since.elapsed() >= STABLE {
+                failures = 0;
+            }
+            failures += 1;
+            tracing::warn!(server = %self.name, %error, "MCP server lost; reconnecting");
+            // Its tools stay listed and fail fast until it is back.
+            self.set(|live| {
+                live.status = McpServerStatus::Reconnecting { error, failures };
+                live.peer = None;
+            });
+            if failures > self.entry.max_restarts {
+                if !self.disabled(failures, "it kept stopping", &mut commands).await {
+                    return self.stopped();
+                }
+                failures = 0;
+            } else if !self.wait(backoff(failures), &mut commands, &mut failures).await {
+                return self.stopped();
+            }
+        }
+    }
+
+    /// Waits before trying again, or until the host asks for a restart (`failures` start over);
+    /// `false` when the host stops the server meanwhile.
+    async fn wait(&self, wait: Duration, commands: &mut mpsc::Receiver<Command>, failures: &mut u32) -> bool {
+        let until = tokio::time::Instant::now() + wait;
+        loop {
+            tokio::select! {
+                () = tokio::time::sleep_until(until) => return true,
+                command = commands.recv() => match command {
+                    Some(Command::Stop) | None => return false,
+                    Some(Command::Restart) => {
+                        *failures = 0;
+                        return true;
+                    }
+                    Some(Command::Relist | Command::Lost(_)) => {}
+                },
+            }
+        }
+    }
+
+    /// Lists the server's tools again, after it said they changed.
+    async fn relist(&self, peer: &Peer<RoleClient>) {
+        match tokio::time::timeout(self.entry.connect_timeout, peer.list_all_tools()).await {
+            Ok(Ok(tools)) => {
+                let specs = self.specs(&tools);
+                self.set(|live| {
+                    if let McpServerStatus::Connected { tools, .. } = &mut live.status {
+                        *tools = specs.len();
+                    }
+                    live.tools = Arc::new(specs);
+                });
+                (self.changed)();
+            }
+            Ok(Err(error)) => {
+                tracing::warn!(server = %self.name, %error, "MCP server's tools could not be listed again")
+            }
+            Err(_) => tracing::warn!(server = %self.name, "MCP server's tools could not be listed again in time"),
+        }
+    }
+
+    /// Disables the server after too many failures and waits for the host: `true` when it asks
+    /// for a restart, `false` when it stops the server.
+    async fn disabled(&self, failures: u32, error: &str, commands: &mut mpsc::Receiver<Command>) -> bool {
+        let reason = format!("{failures} failures in a row, the last: {error}");
+        tracing::error!(server = %self.name, %reason, "MCP server disabled; restart it to try again");
+        self.set(|live| {
+            live.status = McpServerStatus::Disabled { reason };
+            live.peer = None;
+        });
+        (self.changed)();
+        loop {
+            match commands.recv().await {
+                Some(Command::Restart) => return true,
+                Some(Command::Stop) | None => return false,
+                Some(Command::Relist | Command::Lost(_)) => {}
+            }
+        }
+    }
+
+    fn stopped(&self) {
+        self.set(|live| {
+            live.status = McpServerStatus::Stopped;
+            live.peer = None;
+            live.tools = Arc::new(Vec::new());
+        });
+        (self.changed)();
+    }
+
+    /// Waits until no call of an earlier generation is in flight (at most [`DRAIN`]).
+    async fn drain(&self, generation: u64) {
+        let until = Instant::now() + DRAIN;
+        while Instant::now() < until && self.calls().values().any(|c| c.generation <= generation) {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// Makes it the current connection, with its tools.
+    fn publish(self: &Arc<Self>, client: &Client, tools: Vec<ToolSpec>) {
+        let generation = self.generations.fetch_add(1, Ordering::Relaxed) + 1;
+        let protocol_version =
+            client.peer().peer_info().map(|info| info.protocol_version.to_string()).unwrap_or_default();
+        let count = tools.len();
+        self.set(|live| {
+            live.status = McpServerStatus::Connected { protocol_version, tools: count };
+            live.tools = Arc::new(tools);
+            live.peer = Some(client.peer().clone());
+            live.generation = generation;
+        });
+        (self.changed)();
+        let peer = client.peer();
+        let stateless = peer.peer_info().is_some_and(|info| info.protocol_version >= ProtocolVersion::V_2026_07_28);
+        let announces = peer
+            .peer_info()
+            .is_some_and(|info| info.capabilities.tools.as_ref().is_some_and(|t| t.list_changed == Some(true)));
+        if stateless && announces {
+            tokio::spawn(listen_for_changes(Arc::downgrade(self), peer.clone(), generation));
+        }
+        if let Some(every) = self.entry.ping_interval {
+            let within = self.entry.connect_timeout.min(Duration::from_secs(10));
+            tokio::spawn(keep_alive(Arc::downgrade(self), peer.clone(), generation, every, within, stateless));
+        }
+    }
+
+    /// Connects and lists, within the connect timeout.
+    async fn open(self: &Arc<Self>) -> Result<(Client, Vec<ToolSpec>), String> {
+        let attempt = async {
+            let client = self.connect().await?;
+            client.peer().set_response_cache_config(rmcp::ClientCacheConfig::disabled()).await;
+            let tools = client.peer().list_all_tools().await.map_err(|e| format!("listing its tools failed: {e}"))?;
+            Ok::<_, String>((client, tools))
+        };
+        match tokio::time::timeout(self.entry.connect_timeout, attempt).await {
+            Ok(Ok((client, tools))) => {
+                let specs = self.specs(&tools);
+                Ok((client, specs))
+            }
+            Ok(Err(error)) => Err(error),
+            Err(_) => Err(format!("no answer within {} s", self.entry.connect_timeout.as_secs_f32())),
+        }
+    }
+
+    fn specs(&self, tools: &[rmcp::model::Tool]) -> Vec<ToolSpec> {
+        tools.iter().filter_map(|tool| (self.make_spec)(&self.name, tool)).collect()
+    }
+
+    async fn connect(self: &Arc<Self>) -> Result<Client, String> {
+        let bridge = Bridge { connection: Arc::downgrade(self) };
+        let lifecycle = match self.entry.protocol {
+            McpProtocol::Auto => ClientLifecycleMode::Auto {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+                legacy_version: Some(ProtocolVersion::V_2025_11_25),
+            },
+            McpProtocol::Stateless => {
+                ClientLifecycleMode::Discover { preferred_versions: vec![ProtocolVersion::V_2026_07_28] }
+            }
+            _ => ClientLifecycleMode::Initialize,
+        };
+        match &self.entry.transport {
+            McpTransport::Stdio { command, args, env, cwd } => {
+                let mut process = tokio::process::Command::new(command);
+                process.args(args).envs(env).kill_on_drop(true);
+                if let Some(cwd) = cwd {
+                    process.current_dir(cwd);
+                }
+                let (transport, stderr) = rmcp::transport::TokioChildProcess::builder(process)
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .map_err(|e| format!("cannot start {command}: {e}"))?;
+                if let Some(stderr) = stderr {
+                    tokio::spawn(forward_stderr(self.name.clone(), stderr));
+                }
+                bridge.serve_with_lifecycle(transport, lifecycle).await.map_err(|e| e.to_string())
+            }
+            McpTransport::Http { url, headers } => {
+                let transport = http_transport(url, headers)?;
+                bridge.serve_with_lifecycle(transport, lifecycle).await.map_err(|e| e.to_string())
+            }
+        }
+    }
+
+    // ---- calls ---------------------------------------------------------------------------------
+
+    /// Calls a tool of this server; `Err` is a transport failure (the caller words it).
+    pub(crate) async fn call(
+        &self,
+        tool: &str,
+        arguments: Map<String, Value>,
+        caller: Option<Arc<dyn Interaction>>,
+    ) -> Result<ToolExecutionResult, CallError> {
+        let live = self.live();
+        let Some(peer) = live.peer.clone() else { return Err(CallError::NotConnected) };
+        let mut params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
+        if peer.peer_info().is_some_and(|info| info.protocol_version >= ProtocolVersion::V_2026_07_28) {
+            // On 2026-07-28 a call asks for log messages itself; info and above, as the older
+            // era's servers send until told otherwise.
+            let mut meta = rmcp::model::RequestMetaObject::new();
+            meta.set_log_level(rmcp::model::LoggingLevel::Info);
+            params.meta = Some(meta);
+        }
+        for _ in 0..MAX_ROUNDS {
+            let request = ClientRequest::CallToolRequest(Request::new(params.clone()));
+            let lost = |error| {
+                let error = CallError::from_service(error);
+                if matches!(error, CallError::Lost) {
+                    self.lost(live.generation);
+                }
+                error
+            };
+            let handle =
+                peer.send_request_with_option(request, PeerRequestOptions::no_options()).await.map_err(lost)?;
+            let entry =
+                InFlight { generation: live.generation, token: handle.progress_token.clone(), caller: caller.clone() };
+            let mut pending = Pending { connection: self, peer: &peer, id: Some(handle.id.clone()) };
+            self.calls().insert(handle.id.clone(), entry);
+            let answer = handle.await_response().await;
+            pending.finish();
+            match answer.map_err(lost)? {
+                ServerResult::CallToolResult(result) => {
+                    let mut metadata = Map::new();
+                    metadata.insert("server_name".into(), Value::from(self.name.clone()));
+                    if let Some(info) = peer.peer_info() {
+                        metadata.insert("protocol_version".into(), Value::from(info.protocol_version.to_string()));
+                    }
+                    return Ok(super::content::from_call_result(tool, &result, metadata));
+                }
+                ServerResult::InputRequiredResult(asked) => {
+                    let answers =
+                        self.answer_round(asked.input_requests.unwrap_or_default(), caller.as_deref()).await?;
+                    params = params.with_input_responses(answers);
+                    params.request_state = asked.request_state;
+                }
+                _ => return Err(CallError::Transport("the server answered tools/call with something else".into())),
+            }
+        }
+        Err(CallError::Transport(format!("the server asked for input more than {MAX_ROUNDS} times")))
+    }
+
+    /// Answers one round of a call's questions: through the caller, else through the host.
+    async fn answer_round(
+        &self,
+        requests: rmcp::model::InputRequests,
+        caller: Option<&dyn Interaction>,
+    ) -> Result<InputResponses, CallError> {
+        let mut answers = InputResponses::new();
+        for (key, request) in requests {
+            let wire = serde_json::to_value(&request).unwrap_or_default();
+            let method = wire.get("method").and_then(Value::as_str).unwrap_or_default();
+            let params = wire.get("params").cloned().unwrap_or(json!({}));
+            let answer = self.answer(method, &params, caller).await.map_err(|kind| {
+                CallError::Transport(format!("the server asked for {kind}, which this host cannot answer"))
+            })?;
+            answers.insert(key, answer);
+        }
+        Ok(answers)
+    }
+
+    /// Answers a question: through the caller when it can answer this kind, else through the
+    /// host; `Err` names what nobody could answer (an elicitation is declined instead).
+    async fn answer(
+        &self,
+        method: &str,
+        params: &Value,
+        caller: Option<&dyn Interaction>,
+    ) -> Result<Value, &'static str> {
+        let kind = match method {
+            "elicitation/create" => InputKind::Elicitation,
+            "sampling/createMessage" => InputKind::Sampling,
+            "roots/list" => InputKind::Roots,
+            _ => return Err("an unknown kind of input"),
+        };
+        let can = |i: &dyn Interaction| {
+            let c = i.capabilities();
+            match kind {
+                InputKind::Elicitation => c.elicitation,
+                InputKind::Sampling => c.sampling,
+                _ => c.roots,
+            }
+        };
+        let asker = caller.filter(|i| can(*i)).or_else(|| self.host.as_deref().filter(|i| can(*i)));
+        let Some(asker) = asker else {
+            return if kind == InputKind::Elicitation {
+                Ok(json!({"action": "decline"}))
+            } else {
+                Err(kind_name(kind))
+            };
+        };
+        let failed = |_| kind_name(kind);
+        match kind {
+            InputKind::Elicitation => {
+                let message = params.get("message").and_then(Value::as_str).unwrap_or_default();
+                let schema = params.get("requestedSchema").cloned().unwrap_or(json!({"type": "object"}));
+                match asker.elicit(Elicitation::new(message, schema)).await {
+                    Ok(reply) => Ok(serde_json::to_value(&reply).unwrap_or_default()),
+                    Err(_) => Ok(json!({"action": "decline"})),
+                }
+            }
+            InputKind::Sampling => {
+                let request = sampling_request(params);
+                let reply = asker.sample(request).await.map_err(failed)?;
+                Ok(
+                    json!({"role": "assistant", "content": reply.content, "model": reply.model, "stopReason": reply.stop_reason}),
+                )
+            }
+            _ => {
+                let roots = asker.list_roots(RootsRequest::new()).await.map_err(failed)?;
+                let roots: Vec<Value> = roots.iter().map(|r| json!({"uri": r.uri, "name": r.name})).collect();
+                Ok(json!({"roots": roots}))
+            }
+        }
+    }
+
+    /// The interaction of the only call in flight, for what a 2025-11-25 server sends outside a
+    /// round (it does not say which call it is about).
+    fn only_caller(&self) -> Option<Arc<dyn Interaction>> {
+        let calls = self.calls();
+        let mut callers = calls.values();
+        match (callers.next(), callers.next()) {
+            (Some(only), None) => only.caller.clone(),
+            _ => None,
+        }
+    }
+}
+
+fn kind_name(kind: InputKind) -> &'static str {
+    match kind {
+        InputKind::Elicitation => "an answer from the user",
+        InputKind::Sampling => "an answer from a model",
+        _ => "the client's roots",
+    }
+}
+
+fn sampling_request(params: &Value) -> SamplingRequest {
+    let max_tokens = params.get("maxTokens").and_then(Value::as_u64).and_then(|n| u32::try_from(n).ok()).unwrap_or(256);
+    let mut request = SamplingRequest::new(max_tokens);
+    for message in params.get("messages").and_then(Value::as_array).into_iter().flatten() {
+        let text = message.pointer("/content/text").and_then(Value::as_str).unwrap_or_default();
+        request = match message.get("role").and_then(Value::as_str) {
+            Some("assistant") => request.assistant(text),
+            _ => request.user(text),
+        };
+    }
+    if let Some(prompt) = params.get("systemPrompt").and_then(Value::as_str) {
+        request = request.system_prompt(prompt);
+    }
+    if let Some(temperature) = params.get("temperature").and_then(Value::as_f64) {
+        request = request.temperature(temperature);
+    }
+    request
+}
+
+/// Why a call did not get a result.
+#[derive(Debug)]
+pub(crate) enum CallError {
+    /// The server is down (reconnecting); nothing was sent.
+    NotConnected,
+    /// The connection broke while the call was on its way (the server crashed or exited).
+    Lost,
+    /// The server answered with a JSON-RPC error (its message).
+    Refused(String),
+    /// Anything else that went wrong on the way.
+    Transport(String),
+}
+
+impl CallError {
+    fn from_service(error: rmcp::ServiceError) -> Self {
+        match error {
+            rmcp::ServiceError::TransportClosed | rmcp::ServiceError::TransportSend(_) => CallError::Lost,
+            rmcp::ServiceError::McpError(error) => CallError::Refused(error.message.into_owned()),
+            other => CallError::Transport(other.to_string()),
+        }
+    }
+}
+
+/// A request on its way: its entry in the calls in flight, and a `notifications/cancelled` for
+/// the server if the caller stops waiting (a timeout, or the caller went away).
+struct Pending<'a> {
+    connection: &'a Connection,
+    peer: &'a Peer<RoleClient>,
+    id: Option<RequestId>,
+}
+
+impl Pending<'_> {
+    fn finish(&mut self) {
+        if let Some(id) = self.id.take() {
+            self.connection.calls().remove(&id);
+        }
+    }
+}
+
+impl Drop for Pending<'_> {
+    fn drop(&mut self) {
+        let Some(id) = self.id.take() else { return };
+        self.connection.calls().remove(&id);
+        let peer = self.peer.clone();
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                let param = CancelledNotificationParam::new(Some(id), Some("the caller stopped waiting".into()));
+                let _ = peer.notify_cancelled(param).await;
+            });
+        }
+    }
+}
+
+/// On 2026-07-28 a server tells of changes on a subscription: its tool changes are listed again,
+/// and a subscription that cannot be opened again means the server is gone. Ends with its
+/// connection.
+async fn listen_for_changes(connection: Weak<Connection>, peer: Peer<RoleClient>, generation: u64) {
+    let filter = rmcp::model::SubscriptionFilter::builder().tools_list_changed().build();
+    loop {
+        let mut subscription = match peer.listen(filter.clone()).await {
+            Ok(subscription) => subscription,
+            Err(error) => {
+                if let Some(connection) = connection.upgrade() {
+                    if matches!(CallError::from_service(error), CallError::Lost) {
+                        connection.lost(generation);
+                    } else {
+                        tracing::debug!(server = %connection.name, "MCP server refused a change subscription");
+                    }
+                }
+                return;
+            }
+        };
+        while let Ok(Some(notification)) = subscription.next().await {
+            if matches!(notification, rmcp::model::ServerNotification::ToolListChangedNotification(_)) {
+                match connection.upgrade() {
+                    Some(connection) => connection.request("relist"),
+                    None => return,
+                };
+            }
+        }
+        // Ended: the connection was replaced, or the stream broke (listen again to find out).
+        match connection.upgrade() {
+            Some(connection) if connection.live().generation == generation && !peer.is_transport_closed() => {}
+            _ => return,
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+}
+
+/// Checks every `every` that the connection of `generation` still answers (`ping`, or
+/// `server/discover` on 2026-07-28, which has no `ping`); one that does not answer within
+/// `within` is reported lost. Ends with its connection.
+async fn keep_alive(
+    connection: Weak<Connection>,
+    peer: Peer<RoleClient>,
+    generation: u64,
+    every: Duration,
+    within: Duration,
+    stateless: bool,
+) {
+    loop {
+        tokio::time::sleep(every).await;
+        let current = connection.upgrade().is_some_and(|c| c.live().generation == generation);
+        if !current || peer.is_transport_closed() {
+            return;
+        }
+        let probe = async {
+            if stateless {
+                peer.discover(rmcp::model::RequestMetaObject::new()).await.map(drop)
+            } else {
+                peer.send_request(ClientRequest::PingRequest(rmcp::model::PingRequest::default())).await.map(drop)
+            }
+        };
+        let failed = match tokio::time::timeout(within, probe).await {
+            Ok(Ok(())) => None,
+            // An error answer is an answer: the server is there.
+            Ok(Err(rmcp::ServiceError::McpError(_))) => None,
+            Ok(Err(error)) => Some(error.to_string()),
+            Err(_) => Some(format!("no answer to a ping within {} s", within.as_secs_f32())),
+        };
+        if let Some(error) = failed {
+            if let Some(connection) = connection.upgrade() {
+                tracing::warn!(server = %connection.name, %error, "MCP server does not answer");
+                connection.lost(generation);
+            }
+            return;
+        }
+    }
+}
+
+/// `initial × 2^(failures - 1)`, at most a minute, ±20 % jitter so restarted servers do not all
+/// come back at once.
+fn backoff(failures: u32) -> Duration {
+    let base = Duration::from_secs(1).saturating_mul(1u32.checked_shl(failures.saturating_sub(1)).unwrap_or(u32::MAX));
+    base.min(Duration::from_secs(60)).mul_f64(0.8 + 0.4 * fastrand::f64())
+}
+
+/// The Streamable HTTP transport to `url`, with the entry's headers (`Authorization: Bearer …`
+/// goes through rmcp's auth header).
+fn http_transport(
+    url: &str,
+    headers: &std::collections::BTreeMap<String, String>,
+) -> Result<rmcp::transport::StreamableHttpClientTransport<reqwest::Client>, String> {
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+    if url.starts_with("https://") && !cfg!(feature = "mcp-tls") {
+        return Err("https needs TLS: build toolhook-runtime with the mcp-tls feature".into());
+    }
+    let mut config = StreamableHttpClientTransportConfig::with_uri(url.to_owned());
+    let mut custom = HashMap::new();
+    for (name, value) in headers {
+        if name.eq_ignore_ascii_case("authorization")
+            && let Some(token) = value.strip_prefix("Bearer ")
+        {
+            config = config.auth_header(token.trim().to_owned());
+            continue;
+        }
+        let name = http::HeaderName::from_bytes(name.as_bytes()).map_err(|e| format!("header {name:?}: {e}"))?;
+        let value = http::HeaderValue::from_str(value).map_err(|e| format!("header {name}: {e}"))?;
+        custom.insert(name, value);
+    }
+    Ok(rmcp::transport::StreamableHttpClientTransport::from_config(config.custom_headers(custom)))
+}
+
+/// A child's stderr, line by line, into the host's log (lines cut at 2,000 bytes).
+async fn forward_stderr(server: String, stderr: tokio::process::ChildStderr) {
+    use tokio::io::AsyncBufReadExt;
+    let mut lines = tokio::io::BufReader::new(stderr).lines();
+    while let Ok(Some(line)) = lines.next_line().await {
+        let line = crate::routes::shown(&line);
+        tracing::info!(server = %server, "{line}");
+    }
+}
+
+/// Restarts a stdio server when its program changes on disk (checked every 2 s).
+async fn watch_program(connection: Weak<Connection>) {
+    let program = match connection.upgrade().map(|c| c.entry.transport.clone()) {
+        Some(McpTransport::Stdio { command, .. }) => which(&command),
+        _ => return,
+    };
+    let Some(program) = program else { return };
+    let modified = |path: &std::path::Path| std::fs::metadata(path).and_then(|m| m.modified()).ok();
+    let mut last = modified(&program);
+    loop {
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        let Some(connection) = connection.upgrade() else { return };
+        let now = modified(&program);
+        if now.is_some() && now != last {
+            tracing::info!(server = %connection.name, program = %program.display(), "program changed; reloading the MCP server");
+            last = now;
+            connection.request("restart");
+        }
+    }
+}
+
+/// The path a command runs: itself when it has a `/`, else the first match on `PATH`.
+fn which(command: &str) -> Option<std::path::PathBuf> {
+    if command.contains('/') {
+        return Some(command.into());
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?).map(|dir| dir.join(command)).find(|p| p.is_file())
+}
+
+/// What the server sees of the host: its questions, notifications and list changes, routed to
+/// the call they belong to or to the host.
+#[derive(Clone)]
+pub(crate) struct Bridge {
+    connection: Weak<Connection>,
+}
+
+impl Bridge {
+    async fn answer(&self, method: &str, params: Value) -> Result<Value, ErrorData> {
+        let Some(connection) = self.connection.upgrade() else {
+            return Err(ErrorData::internal_error("the host is closing this connection", None));
+        };
+        let caller = connection.only_caller();
+        connection.answer(method, &params, caller.as_deref()).await.map_err(|what| {
+            ErrorData::new(rmcp::model::ErrorCode::METHOD_NOT_FOUND, format!("this host cannot give {what}"), None)
+        })
+    }
+}
+
+fn parse<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
+    serde_json::from_value(value).map_err(|e| ErrorData::internal_error(format!("an unreadable answer: {e}"), None))
+}
+
+impl ClientHandler for Bridge {
+    fn get_info(&self) -> ClientConfig {
+        let capabilities: ClientCapabilities =
+            serde_json::from_value(json!({"elicitation": {"form": {}}, "sampling": {}, "roots": {}}))
+                .unwrap_or_default();
+        ClientConfig::new(capabilities, Implementation::new("toolhook", env!("CARGO_PKG_VERSION")))
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        let params = serde_json::to_value(request).unwrap_or_default();
+        parse(self.answer("elicitation/create", params).await?)
+    }
+
+    async fn create_message(
+        &self,
+        params: CreateMessageRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, ErrorData> {
+        let params = serde_json::to_value(params).unwrap_or_default();
+        parse(self.answer("sampling/createMessage", params).await?)
+    }
+
+    async fn list_roots(&self, _context: RequestContext<RoleClient>) -> Result<ListRootsResult, ErrorData> {
+        parse(self.answer("roots/list", json!({})).await?)
+    }
+
+    async fn on_progress(&self, params: ProgressNotificationParam, _context: NotificationContext<RoleClient>) {
+        let Some(connection) = self.connection.upgrade() else { return };
+        let caller =
+            connection.calls().values().find(|c| c.token == params.progress_token).and_then(|c| c.caller.clone());
+        if let Some(caller) = caller {
+            let mut progress = Progress::new(params.progress);
+            progress.total = params.total;
+            progress.message = params.message;
+            caller.report_progress(progress).await;
+        }
+    }
+
+    async fn on_logging_message(
+        &self,
+        params: LoggingMessageNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let Some(connection) = self.connection.upgrade() else { return };
+        let level: LogLevel =
+            serde_json::to_value(params.level).ok().and_then(|v| serde_json::from_value(v).ok()).unwrap_or_default();
+        match connection.only_caller() {
+            Some(caller) => caller.log(level, params.logger.as_deref(), params.data).await,
+            None => tracing::debug!(server = %connection.name, %level, data = %params.data, "MCP server log message"),
+        }
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        if let Some(connection) = self.connection.upgrade() {
+            connection.request("relist");
+        }
+    }
+}

@@ -1,0 +1,480 @@
+//! MCP servers' tools in a registry, through `McpToolProvider`, against toolhook's own MCP
+//! server over Streamable HTTP (the stdio side is tested with a plugin process in
+//! `examples/isolated-plugin`): tools listed as the server lists them, every kind of content and
+//! failure, progress, logs and questions reaching the caller, timeouts cancelled at the server,
+//! list changes reaching the registry, a server that goes away and comes back, and a hung server
+//! that costs only its own tools.
+
+use serde_json::{Value, json};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use toolhook::{
+    BoxFuture, Capabilities, ContentType, Dialect, Elicitation, ElicitationAction, ElicitationReply, Interaction,
+    InteractionError, Json, Locale, LogLevel, Progress, ToolContentItem, ToolExecutionContext, ToolExecutionResult,
+    ToolInvocation, ToolOutput, ToolSpec, Visibility, schemars, serde, tool,
+};
+use toolhook_runtime::mcp::{
+    McpHttpConfig, McpHttpServer, McpProtocol, McpServer, McpServerEntry, McpServerStatus, McpServersConfig,
+    McpToolProvider, McpToolRules,
+};
+
+/// Both protocol eras: 2026-07-28 (stateless) and 2025-11-25 (sessions).
+const ERAS: [McpProtocol; 2] = [McpProtocol::Stateless, McpProtocol::Initialize];
+use toolhook_runtime::{BuiltinTool, BuiltinToolProvider, PluginToolProvider, ToolRegistry, split_tool_result};
+
+// ---- the server's tools ----------------------------------------------------------------------------
+
+/// Look up the weather.
+#[tool(core_tool = true)]
+fn remote_weather(
+    /// The city.
+    city: String,
+    /// Days ahead.
+    days: Option<u8>,
+) -> String {
+    format!("{city}: sunny for {} day(s)", days.unwrap_or(1))
+}
+
+/// Every kind of content.
+#[tool(core_tool = true)]
+fn remote_media() -> ToolOutput {
+    ToolOutput::text("Here you are:")
+        .with_item(ToolContentItem::image("aW1hZ2U=", "image/png"))
+        .with_item(ToolContentItem::audio("YXVkaW8=", "audio/wav"))
+        .with_item(ToolContentItem::resource("test://notes", "some notes"))
+        .with_item(
+            ToolContentItem::resource_link("https://example.com/report", "report").with_description("The report"),
+        )
+}
+
+/// A forecast as data.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+#[serde(crate = "toolhook::serde")]
+#[schemars(crate = "toolhook::schemars")]
+struct Forecast {
+    /// The city.
+    city: String,
+    /// Degrees Celsius.
+    celsius: f64,
+}
+
+/// A forecast as structured content.
+#[tool(core_tool = true)]
+fn remote_forecast(city: String) -> Json<Forecast> {
+    Json(Forecast { city, celsius: 21.5 })
+}
+
+/// Always fails.
+#[tool(core_tool = true)]
+fn remote_fail() -> Result<String, String> {
+    Err("the weather station is down".into())
+}
+
+/// Reports progress and logs.
+#[tool(core_tool = true)]
+async fn remote_progress(ctx: &ToolExecutionContext) -> &'static str {
+    for step in 1..=3 {
+        ctx.report_progress(Progress::new(f64::from(step)).total(3.0).message(format!("step {step}"))).await;
+        ctx.log(LogLevel::Warning, json!({"step": step})).await;
+    }
+    "done"
+}
+
+static CANCELLED: AtomicUsize = AtomicUsize::new(0);
+
+/// Waits until cancelled, and counts it.
+#[tool(core_tool = true)]
+async fn remote_forever(ctx: &ToolExecutionContext) -> &'static str {
+    ctx.cancelled().await;
+    CANCELLED.fetch_add(1, Ordering::SeqCst);
+    "cancelled"
+}
+
+/// Waits a while.
+#[tool(core_tool = true)]
+async fn remote_slow(
+    /// How long.
+    ms: u64,
+) -> String {
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    format!("waited {ms} ms")
+}
+
+/// Asks the user for a colour.
+#[tool(core_tool = true)]
+async fn remote_ask(ctx: &ToolExecutionContext) -> Result<String, String> {
+    let schema = json!({"type": "object", "properties": {"colour": {"type": "string"}}, "required": ["colour"]});
+    let reply =
+        ctx.elicit(Elicitation::new("Favourite colour?", schema).key("colour")).await.map_err(|e| e.to_string())?;
+    Ok(format!("you like {}", reply.accepted().and_then(|c| c["colour"].as_str()).unwrap_or("nothing")))
+}
+
+// ---- helpers ---------------------------------------------------------------------------------------
+
+/// The registry served over MCP: this test program's tools.
+fn served() -> ToolRegistry {
+    let registry = ToolRegistry::default();
+    registry.register_provider(PluginToolProvider::from_declared());
+    registry
+}
+
+async fn serve(registry: &ToolRegistry, bind: &str) -> McpHttpServer {
+    let server = McpServer::builder(registry).build().unwrap();
+    let config = McpHttpConfig::new(bind.parse().unwrap()).shutdown_grace(Duration::ZERO);
+    server.serve_http(config).await.unwrap()
+}
+
+fn url(server: &McpHttpServer) -> String {
+    format!("http://{}/mcp", server.local_addr())
+}
+
+/// A registry with the server's tools through an `McpToolProvider`, connected.
+async fn using(
+    entry: McpServerEntry,
+    builder: impl FnOnce(&McpServersConfig) -> McpToolProvider,
+) -> (ToolRegistry, McpToolProvider) {
+    let config = McpServersConfig::default().server("remote", entry);
+    let provider = builder(&config);
+    let registry = ToolRegistry::default();
+    registry.register_provider(provider.clone());
+    let status = provider.wait_connected(Duration::from_secs(20)).await;
+    assert!(matches!(status[0].1, McpServerStatus::Connected { .. }), "{status:?}");
+    (registry, provider)
+}
+
+async fn call(registry: &ToolRegistry, tool: &str, arguments: Value) -> ToolExecutionResult {
+    registry.invoke(ToolInvocation::new(tool, arguments), None).await
+}
+
+/// Polls until `done` or 10 s passed.
+async fn eventually(mut done: impl FnMut() -> bool) -> bool {
+    let until = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < until {
+        if done() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    done()
+}
+
+/// A caller that records what it is told and answers questions.
+#[derive(Default)]
+struct Caller {
+    progress: Mutex<Vec<(f64, Option<String>)>>,
+    logs: Mutex<Vec<(LogLevel, Value)>>,
+    colour: Option<&'static str>,
+}
+
+impl Interaction for Caller {
+    fn report_progress(&self, progress: Progress) -> BoxFuture<'_, ()> {
+        self.progress.lock().unwrap().push((progress.progress, progress.message));
+        Box::pin(async {})
+    }
+
+    fn log(&self, level: LogLevel, _logger: Option<&str>, data: Value) -> BoxFuture<'_, ()> {
+        self.logs.lock().unwrap().push((level, data));
+        Box::pin(async {})
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        let mut capabilities = Capabilities::NONE;
+        capabilities.elicitation = self.colour.is_some();
+        capabilities
+    }
+
+    fn elicit(&self, _question: Elicitation) -> BoxFuture<'_, Result<ElicitationReply, InteractionError>> {
+        let colour = self.colour.unwrap_or_default();
+        let content = json!({"colour": colour}).as_object().cloned();
+        Box::pin(async move { Ok(ElicitationReply::new(ElicitationAction::Accept, content)) })
+    }
+}
+
+// ---- tests -----------------------------------------------------------------------------------------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tools_are_listed_as_the_server_lists_them_with_the_hosts_rules() {
+    let remote = served();
+    let server = serve(&remote, "127.0.0.1:0").await;
+    let entry = McpServerEntry::http(url(&server))
+        .tool("remote_weather", McpToolRules::default().visibility(Visibility::Visible))
+        .tool("remote_slow", McpToolRules::default().visibility(Visibility::Hidden));
+    let (registry, _provider) = using(entry, McpToolProvider::new).await;
+
+    let expected = remote.get_llm_definitions(None, Dialect::Mcp).await;
+    let listed = registry.list_tools(None).await;
+    assert_eq!(listed.len(), expected.len() - 1, "all but the hidden one");
+    let hidden = call(&registry, "remote_slow", json!({"ms": 1})).await;
+    assert_eq!(hidden.error_message, "Tool not found: remote_slow", "a hidden tool cannot be called");
+    for definition in &expected {
+        let name = definition["name"].as_str().unwrap();
+        if name == "remote_slow" {
+            continue;
+        }
+        let spec = listed.iter().find(|s| s.name() == name).unwrap_or_else(|| panic!("{name} is listed"));
+        let ours = registry.definition(spec, Dialect::Mcp, Locale::En);
+        for key in ["name", "description", "inputSchema", "outputSchema"] {
+            assert_eq!(ours.get(key), definition.get(key), "{name}: {key} as the server sent it");
+        }
+        assert_eq!(spec.metadata().get("server_name"), Some(&json!("remote")));
+        let visibility = match name {
+            "remote_weather" => Visibility::Visible,
+            _ => Visibility::Deferred,
+        };
+        assert_eq!(spec.visibility(), visibility, "{name}");
+    }
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_kind_of_content_and_failure_comes_back() {
+    for protocol in ERAS {
+        every_kind_of_content_and_failure_comes_back_on(protocol).await;
+    }
+}
+
+async fn every_kind_of_content_and_failure_comes_back_on(protocol: McpProtocol) {
+    let remote = served();
+    let server = serve(&remote, "127.0.0.1:0").await;
+    let (registry, _provider) =
+        using(McpServerEntry::http(url(&server)).protocol(protocol), McpToolProvider::new).await;
+
+    let media = call(&registry, "remote_media", json!({})).await;
+    assert!(media.success, "{media:?}");
+    assert_eq!(media.content, "Here you are:");
+    let kinds: Vec<ContentType> = media.content_items.iter().map(|i| i.content_type).collect();
+    use ContentType::*;
+    assert_eq!(kinds, [Text, Image, Audio, Resource, ResourceLink]);
+    assert_eq!(
+        (media.content_items[1].data.as_str(), media.content_items[1].mime_type.as_str()),
+        ("aW1hZ2U=", "image/png")
+    );
+    assert_eq!(media.content_items[2].data, "YXVkaW8=");
+    assert_eq!(
+        (media.content_items[3].uri.as_str(), media.content_items[3].text.as_str()),
+        ("test://notes", "some notes")
+    );
+    assert_eq!(media.content_items[4].description, "The report");
+    // It goes into the history like a local tool's result: the image as a follow-up message.
+    let history = split_tool_result("call_1", "remote_media", &media, Locale::En);
+    assert_eq!(history.media.iter().filter_map(|m| m.image.as_deref()).collect::<Vec<_>>(), [b"image".as_slice()]);
+
+    let forecast = call(&registry, "remote_forecast", json!({"city": "Oslo"})).await;
+    assert_eq!(forecast.structured_content, Some(json!({"city": "Oslo", "celsius": 21.5})));
+
+    let failed = call(&registry, "remote_fail", json!({})).await;
+    assert!(!failed.success);
+    assert!(failed.error_message.contains("the weather station is down"), "{}", failed.error_message);
+
+    let bad = call(&registry, "remote_weather", json!({"city": "Oslo", "days": "three"})).await;
+    assert!(!bad.success);
+    assert!(bad.error_message.contains(r#"days: expected integer, got string "three""#), "{}", bad.error_message);
+
+    let unknown = call(&registry, "remote_nothing", json!({})).await;
+    assert_eq!(unknown.error_message, "Tool not found: remote_nothing");
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn progress_logs_and_questions_reach_the_caller_else_the_host() {
+    for protocol in ERAS {
+        progress_logs_and_questions_reach_the_caller_else_the_host_on(protocol).await;
+    }
+}
+
+async fn progress_logs_and_questions_reach_the_caller_else_the_host_on(protocol: McpProtocol) {
+    let remote = served();
+    let server = serve(&remote, "127.0.0.1:0").await;
+    let host = Arc::new(Caller { colour: Some("grey"), ..Caller::default() });
+    let shared: Arc<dyn Interaction> = host.clone();
+    let entry = McpServerEntry::http(url(&server)).protocol(protocol);
+    let (registry, _provider) = using(entry, |c| McpToolProvider::builder(c).interaction(shared).build()).await;
+
+    let caller = Arc::new(Caller { colour: Some("teal"), ..Caller::default() });
+    let ctx = ToolExecutionContext::for_session("s1").with_interaction(caller.clone());
+    let done = registry.invoke(ToolInvocation::new("remote_progress", json!({})), Some(&ctx)).await;
+    assert_eq!(done.content, "done");
+    assert!(eventually(|| caller.progress.lock().unwrap().len() == 3).await);
+    assert_eq!(caller.progress.lock().unwrap()[2], (3.0, Some("step 3".into())));
+    assert!(eventually(|| caller.logs.lock().unwrap().len() == 3).await);
+    assert_eq!(caller.logs.lock().unwrap()[0], (LogLevel::Warning, json!({"step": 1})));
+
+    let asked = registry.invoke(ToolInvocation::new("remote_ask", json!({})), Some(&ctx)).await;
+    assert_eq!(asked.content, "you like teal", "the caller answers");
+    let asked = call(&registry, "remote_ask", json!({})).await;
+    assert_eq!(asked.content, "you like grey", "without a caller that can answer, the host does");
+    assert!(host.progress.lock().unwrap().is_empty(), "progress goes to its own call only");
+    server.shutdown().await;
+
+    let server = serve(&remote, "127.0.0.1:0").await;
+    let (registry, _provider) =
+        using(McpServerEntry::http(url(&server)).protocol(protocol), McpToolProvider::new).await;
+    let declined = call(&registry, "remote_ask", json!({})).await;
+    assert_eq!(declined.content, "you like nothing", "nobody to ask: declined");
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_that_times_out_is_cancelled_at_the_server() {
+    for protocol in ERAS {
+        a_call_that_times_out_is_cancelled_at_the_server_on(protocol).await;
+    }
+}
+
+async fn a_call_that_times_out_is_cancelled_at_the_server_on(protocol: McpProtocol) {
+    let remote = served();
+    let server = serve(&remote, "127.0.0.1:0").await;
+    let entry = McpServerEntry::http(url(&server)).timeout(Duration::from_millis(300)).protocol(protocol);
+    let (registry, _provider) = using(entry, McpToolProvider::new).await;
+    let before = CANCELLED.load(Ordering::SeqCst);
+    let timed_out = call(&registry, "remote_forever", json!({})).await;
+    assert!(!timed_out.success);
+    assert!(timed_out.error_message.contains("Timeout: no result within 300 ms"), "{}", timed_out.error_message);
+    assert!(eventually(|| CANCELLED.load(Ordering::SeqCst) > before).await, "the server's tool was cancelled");
+    assert_eq!(call(&registry, "remote_weather", json!({"city": "Rome"})).await.content, "Rome: sunny for 1 day(s)");
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_changed_tool_list_reaches_the_registry() {
+    for protocol in ERAS {
+        a_changed_tool_list_reaches_the_registry_on(protocol).await;
+    }
+}
+
+async fn a_changed_tool_list_reaches_the_registry_on(protocol: McpProtocol) {
+    let remote = served();
+    let server = serve(&remote, "127.0.0.1:0").await;
+    let (registry, _provider) =
+        using(McpServerEntry::http(url(&server)).protocol(protocol), McpToolProvider::new).await;
+    let mut changes = registry.subscribe();
+    assert!(registry.get_tool_spec("added_later", None).await.is_none());
+
+    let spec = ToolSpec::builder("added_later").brief_description("Arrives late.").core_tool(true).build().unwrap();
+    let tool = BuiltinTool::new(spec, |call, _| async move { Ok(ToolExecutionResult::success(call.tool_name, "hi")) });
+    remote.register_provider(BuiltinToolProvider::new().without_tool_search().named("later").with_tool(tool));
+
+    let heard = tokio::time::timeout(Duration::from_secs(10), async {
+        while changes.changed().await {
+            if registry.get_tool_spec("added_later", None).await.is_some() {
+                return;
+            }
+        }
+    })
+    .await;
+    assert!(heard.is_ok(), "the registry heard of the new tool");
+    assert_eq!(call(&registry, "added_later", json!({})).await.content, "hi");
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_goes_away_mid_call_fails_clearly_and_is_reconnected() {
+    for protocol in ERAS {
+        a_server_that_goes_away_mid_call_fails_clearly_and_is_reconnected_on(protocol).await;
+    }
+}
+
+async fn a_server_that_goes_away_mid_call_fails_clearly_and_is_reconnected_on(protocol: McpProtocol) {
+    let remote = served();
+    let server = serve(&remote, "127.0.0.1:0").await;
+    let addr = server.local_addr().to_string();
+    let entry = McpServerEntry::http(url(&server)).protocol(protocol).ping_interval(Some(Duration::from_millis(300)));
+    let (registry, provider) = using(entry, McpToolProvider::new).await;
+
+    let registry2 = registry.clone();
+    let in_flight = tokio::spawn(async move { call(&registry2, "remote_slow", json!({"ms": 5_000})).await });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    server.shutdown().await;
+    let lost = in_flight.await.unwrap();
+    assert!(!lost.success);
+    assert_eq!(lost.error_message, "MCP server 'remote' stopped before answering; try again shortly", "{protocol:?}");
+
+    assert!(eventually(|| matches!(provider.servers()[0].1, McpServerStatus::Reconnecting { .. })).await);
+    let started = Instant::now();
+    let down = call(&registry, "remote_weather", json!({"city": "Oslo"})).await;
+    assert_eq!(down.error_message, "MCP server 'remote' is not connected");
+    assert!(started.elapsed() < Duration::from_secs(1), "it fails at once");
+
+    let server = serve(&remote, &addr).await;
+    assert!(eventually(|| matches!(provider.servers()[0].1, McpServerStatus::Connected { .. })).await);
+    assert_eq!(call(&registry, "remote_weather", json!({"city": "Oslo"})).await.content, "Oslo: sunny for 1 day(s)");
+    server.shutdown().await;
+}
+
+/// A server that accepts connections and never says a word.
+async fn hung_server() -> (String, tokio::task::JoinHandle<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let task = tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = listener.accept().await {
+            held.push(socket);
+        }
+    });
+    (url, task)
+}
+
+/// The 99th percentile of 400 calls of `tool`, 8 at a time.
+async fn p99(registry: &ToolRegistry, tool: &str, arguments: Value) -> Duration {
+    let mut took = Vec::new();
+    for _ in 0..50 {
+        let round = (0..8).map(|_| async {
+            let started = Instant::now();
+            let result = call(registry, tool, arguments.clone()).await;
+            assert!(result.success, "{result:?}");
+            started.elapsed()
+        });
+        took.extend(futures_util::future::join_all(round).await);
+    }
+    took.sort();
+    took[took.len() * 99 / 100]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hung_server_costs_only_its_own_tools() {
+    let remote = served();
+    let server = serve(&remote, "127.0.0.1:0").await;
+    let local = BuiltinTool::new(
+        ToolSpec::builder("local_echo").brief_description("Echoes.").core_tool(true).build().unwrap(),
+        |call, _| async move { Ok(ToolExecutionResult::success(call.tool_name, "echo")) },
+    );
+    let host = |config: &McpServersConfig| {
+        let registry = ToolRegistry::default();
+        registry.register_provider(BuiltinToolProvider::new().named("local").with_tool(local.clone()));
+        let provider = McpToolProvider::new(config);
+        registry.register_provider(provider.clone());
+        (registry, provider)
+    };
+    let good = McpServerEntry::http(url(&server));
+    let (baseline, provider) = host(&McpServersConfig::default().server("remote", good.clone()));
+    provider.wait_connected(Duration::from_secs(20)).await;
+
+    let (hung_url, hung) = hung_server().await;
+    let config = McpServersConfig::default()
+        .server("hung", McpServerEntry::http(hung_url).connect_timeout(Duration::from_secs(600)))
+        .server("remote", good);
+    let (with_hung, provider) = host(&config);
+    let status = provider.wait_connected(Duration::from_secs(2)).await;
+    assert_eq!(status[0].1, McpServerStatus::Connecting, "the hung server is still being waited for");
+    assert!(matches!(status[1].1, McpServerStatus::Connected { .. }));
+
+    // A call that hangs at the server too, on the good server: it costs nothing to the others.
+    let hanging = with_hung.clone();
+    let forever = tokio::spawn(async move { call(&hanging, "remote_forever", json!({})).await });
+
+    for (tool, arguments) in [("local_echo", json!({})), ("remote_weather", json!({"city": "Oslo"}))] {
+        let alone = p99(&baseline, tool, arguments.clone()).await;
+        let next_to_hung = p99(&with_hung, tool, arguments).await;
+        println!("{tool}: p99 {alone:?} alone, {next_to_hung:?} next to a hung server");
+        // Waiting on the hung server would cost its connect timeout (10 minutes); noise costs
+        // far less than this bound.
+        assert!(next_to_hung < alone * 20 + Duration::from_millis(250), "{tool}: {next_to_hung:?} vs {alone:?}");
+    }
+    let listing = Instant::now();
+    assert!(with_hung.list_tools(None).await.len() > 1);
+    assert!(listing.elapsed() < Duration::from_secs(1), "listing does not wait for the hung server");
+    forever.abort();
+    hung.abort();
+    server.shutdown().await;
+}
