@@ -1,0 +1,228 @@
+//! The plugin run in its own process by a host, through `McpToolProvider` over stdio: it serves
+//! exactly its own tools as declared; a crash mid-call is a clear error, the process is started
+//! again and later calls succeed; a call the host gives up on is cancelled in the plugin; a
+//! restart or a changed binary swaps processes under concurrent calls without losing or
+//! misrouting one; a plugin that cannot start is disabled after its restarts run out.
+
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+use toolhook::{Dialect, Locale, ToolExecutionResult, ToolInvocation};
+use toolhook_example_isolated as _;
+use toolhook_runtime::mcp::{McpServerEntry, McpServerStatus, McpServersConfig, McpToolProvider};
+use toolhook_runtime::{PluginToolProvider, ToolRegistry};
+
+const PLUGIN: &str = env!("CARGO_BIN_EXE_toolhook-example-isolated");
+
+/// A host with the plugin as its one isolated plugin, connected.
+async fn host(entry: McpServerEntry) -> (ToolRegistry, McpToolProvider) {
+    let provider = McpToolProvider::new(&McpServersConfig::default().server("isolated", entry));
+    let registry = ToolRegistry::default();
+    registry.register_provider(provider.clone());
+    let status = provider.wait_connected(Duration::from_secs(30)).await;
+    assert!(matches!(status[0].1, McpServerStatus::Connected { .. }), "{status:?}");
+    (registry, provider)
+}
+
+async fn call(registry: &ToolRegistry, tool: &str, arguments: Value) -> ToolExecutionResult {
+    registry.invoke(ToolInvocation::new(tool, arguments), None).await
+}
+
+async fn pid(registry: &ToolRegistry) -> String {
+    let result = call(registry, "process_id", json!({})).await;
+    assert!(result.success, "{result:?}");
+    result.content
+}
+
+/// Polls until `done` or 20 s passed.
+async fn eventually(mut done: impl FnMut() -> bool) -> bool {
+    let until = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < until {
+        if done() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    done()
+}
+
+fn connected(provider: &McpToolProvider) -> bool {
+    matches!(provider.servers()[0].1, McpServerStatus::Connected { .. })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn it_serves_exactly_its_own_tools_as_declared() {
+    let (registry, provider) = host(McpServerEntry::stdio(PLUGIN)).await;
+    // The same plugin loaded in this process, the usual way.
+    let local = ToolRegistry::default();
+    local.register_provider(PluginToolProvider::from_declared());
+    let expected = local.get_llm_definitions(None, Dialect::Mcp).await;
+    let listed = registry.list_tools(None).await;
+    let names: Vec<&str> = listed.iter().map(|s| s.name()).collect();
+    assert_eq!(names, ["cancelled_calls", "crash", "process_id", "refuse", "slow_echo", "wait_forever"]);
+    for (spec, definition) in listed.iter().zip(&expected) {
+        assert_eq!(registry.definition(spec, Dialect::Mcp, Locale::En), *definition);
+    }
+    assert_eq!(call(&registry, "slow_echo", json!({"text": "hello"})).await.content, "hello");
+    let refused = call(&registry, "refuse", json!({"reason": "not today"})).await;
+    assert!(!refused.success && refused.error_message.contains("not today"), "{refused:?}");
+    assert_ne!(pid(&registry).await, std::process::id().to_string(), "it runs in its own process");
+    provider.remove_server("isolated").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crash_mid_call_is_a_clear_error_and_the_plugin_comes_back() {
+    let (registry, provider) = host(McpServerEntry::stdio(PLUGIN)).await;
+    let first = pid(&registry).await;
+
+    let waiting = registry.clone();
+    let in_flight =
+        tokio::spawn(async move { call(&waiting, "slow_echo", json!({"text": "hi", "delay_ms": 5000})).await });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let crashed = call(&registry, "crash", json!({})).await;
+    assert_eq!(crashed.error_message, "MCP server 'isolated' stopped before answering; try again shortly");
+    let lost = in_flight.await.unwrap();
+    assert_eq!(lost.error_message, "MCP server 'isolated' stopped before answering; try again shortly");
+
+    // Until it is back, its tools fail at once and say why.
+    assert!(eventually(|| !connected(&provider)).await);
+    if let McpServerStatus::Reconnecting { failures, .. } = &provider.servers()[0].1 {
+        assert_eq!(*failures, 1);
+        let down = call(&registry, "slow_echo", json!({"text": "x"})).await;
+        assert!(down.error_message.starts_with("MCP server 'isolated'"), "{down:?}");
+    }
+    assert!(eventually(|| connected(&provider)).await, "{:?}", provider.servers());
+    assert_ne!(pid(&registry).await, first, "a new process");
+    assert_eq!(call(&registry, "slow_echo", json!({"text": "again"})).await.content, "again");
+    provider.remove_server("isolated").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_the_host_gives_up_on_is_cancelled_in_the_plugin() {
+    let (registry, provider) = host(McpServerEntry::stdio(PLUGIN).timeout(Duration::from_millis(300))).await;
+    let timed_out = call(&registry, "wait_forever", json!({})).await;
+    assert_eq!(timed_out.error_message, "Tool wait_forever failed: Timeout: no result within 300 ms");
+    let mut seen = String::new();
+    for _ in 0..100 {
+        seen = call(&registry, "cancelled_calls", json!({})).await.content;
+        if seen == "1" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(seen, "1", "the plugin saw the cancellation");
+    provider.remove_server("isolated").await;
+}
+
+/// Calls `slow_echo` from 4 tasks until `stop`, each with its own texts; returns (calls, every
+/// wrong or failed result).
+async fn hammer(registry: &ToolRegistry, stop: tokio::sync::watch::Receiver<bool>) -> (usize, Vec<String>) {
+    let workers = (0..4).map(|worker| {
+        let registry = registry.clone();
+        let stop = stop.clone();
+        tokio::spawn(async move {
+            let (mut calls, mut wrong) = (0, Vec::new());
+            while !*stop.borrow() {
+                let text = format!("worker {worker} call {calls}");
+                let result = call(&registry, "slow_echo", json!({"text": text, "delay_ms": 20})).await;
+                if !result.success || result.content != text {
+                    wrong.push(format!("{text}: {result:?}"));
+                }
+                calls += 1;
+            }
+            (calls, wrong)
+        })
+    });
+    let mut total = (0, Vec::new());
+    for worker in futures_util::future::join_all(workers).await {
+        let (calls, wrong) = worker.unwrap();
+        total.0 += calls;
+        total.1.extend(wrong);
+    }
+    total
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_under_concurrent_calls_loses_and_misroutes_nothing() {
+    let (registry, provider) = host(McpServerEntry::stdio(PLUGIN)).await;
+    let mut pids = BTreeSet::from([pid(&registry).await]);
+    let (stop, running) = tokio::sync::watch::channel(false);
+    let calls = tokio::spawn({
+        let registry = registry.clone();
+        async move { hammer(&registry, running).await }
+    });
+    for _ in 0..2 {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let before = pid(&registry).await;
+        assert!(provider.restart("isolated"));
+        let mut after = before.clone();
+        let until = Instant::now() + Duration::from_secs(20);
+        while after == before && Instant::now() < until {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            after = pid(&registry).await;
+        }
+        pids.insert(after);
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    stop.send(true).unwrap();
+    let (count, wrong) = calls.await.unwrap();
+    assert_eq!(pids.len(), 3, "two restarts, three processes: {pids:?}");
+    assert!(count > 40, "calls kept going ({count})");
+    assert!(
+        wrong.is_empty(),
+        "{} of {count} calls lost or misrouted: {:#?}",
+        wrong.len(),
+        &wrong[..wrong.len().min(5)]
+    );
+    assert!(connected(&provider));
+    provider.remove_server("isolated").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_changed_binary_is_reloaded_under_concurrent_calls() {
+    let dir = std::env::temp_dir().join(format!("toolhook-watch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let binary = dir.join("plugin");
+    std::fs::copy(PLUGIN, &binary).unwrap();
+    let (registry, provider) = host(McpServerEntry::stdio(binary.to_string_lossy()).watch(true)).await;
+    let before = pid(&registry).await;
+    let (stop, running) = tokio::sync::watch::channel(false);
+    let calls = tokio::spawn({
+        let registry = registry.clone();
+        async move { hammer(&registry, running).await }
+    });
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    // A new build lands: written elsewhere and renamed into place, as installers do.
+    let staged = dir.join("plugin.new");
+    std::fs::copy(PLUGIN, &staged).unwrap();
+    std::fs::rename(&staged, &binary).unwrap();
+    let mut after = before.clone();
+    let until = Instant::now() + Duration::from_secs(20);
+    while after == before && Instant::now() < until {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        after = pid(&registry).await;
+    }
+    stop.send(true).unwrap();
+    let (count, wrong) = calls.await.unwrap();
+    assert_ne!(after, before, "the new binary runs");
+    assert!(
+        wrong.is_empty(),
+        "{} of {count} calls lost or misrouted: {:#?}",
+        wrong.len(),
+        &wrong[..wrong.len().min(5)]
+    );
+    provider.remove_server("isolated").await;
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plugin_that_cannot_start_is_disabled_and_reported() {
+    let entry = McpServerEntry::stdio("/nonexistent/toolhook-plugin").max_restarts(1);
+    let provider = McpToolProvider::new(&McpServersConfig::default().server("broken", entry));
+    let registry = ToolRegistry::default();
+    registry.register_provider(provider.clone());
+    assert!(eventually(|| matches!(provider.servers()[0].1, McpServerStatus::Disabled { .. })).await);
+    let McpServerStatus::Disabled { reason } = &provider.servers()[0].1 else { unreachable!() };
+    assert!(reason.starts_with("2 failures in a row, the last: cannot start /nonexistent/toolhook-plugin"), "{reason}");
+    assert!(registry.list_tools(None).await.is_empty());
+}
