@@ -865,7 +865,10 @@ impl ClientHandler for Bridge {
         let capabilities: ClientCapabilities =
             serde_json::from_value(json!({"elicitation": {"form": {}}, "sampling": {}, "roots": {}}))
                 .unwrap_or_default();
+        // `initialize` belongs to 2025-11-25 and earlier: it never offers 2026-07-28, which is
+        // reached through `server/discover`.
         ClientConfig::new(capabilities, Implementation::new("toolhook", env!("CARGO_PKG_VERSION")))
+            .with_protocol_version(ProtocolVersion::V_2025_11_25)
     }
 
     async fn create_elicitation(
