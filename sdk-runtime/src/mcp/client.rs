@@ -9,8 +9,8 @@ use serde_json::{Map, Value};
 use std::sync::{Arc, OnceLock, RwLock};
 use std::time::Duration;
 use toolhook::{
-    BoxFuture, Interaction, Locale, ToolAnnotation, ToolAvailabilityContext, ToolError, ToolExecutionContext,
-    ToolExecutionResult, ToolInvocation, ToolSpec, Visibility,
+    BoxFuture, Interaction, Locale, ToolAnnotation, ToolArguments, ToolAvailabilityContext, ToolError,
+    ToolExecutionContext, ToolExecutionResult, ToolInvocation, ToolSpec, Visibility,
 };
 
 /// The tools of MCP servers, as one [`ToolProvider`] (`provider_name` and `provider_type`
@@ -128,7 +128,12 @@ impl McpToolProvider {
     }
 
     fn connection(&self, name: &str) -> Option<Arc<Connection>> {
-        self.connections().into_iter().find(|c| c.name == name)
+        self.find(|c| c.name == name)
+    }
+
+    /// The first server that `matches`, without copying the list.
+    fn find(&self, matches: impl Fn(&Connection) -> bool) -> Option<Arc<Connection>> {
+        self.inner.servers.read().unwrap_or_else(|p| p.into_inner()).iter().find(|c| matches(c)).cloned()
     }
 
     /// Adds a server (one with the same name is stopped and replaced, keeping its place).
@@ -298,8 +303,8 @@ impl ToolProvider for McpToolProvider {
     ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
         Box::pin(async move {
             let locale = ctx.map_or(self.inner.locale, |c| c.locale);
-            let tool = call.tool_name.clone();
-            let named = call.metadata.get("mcp_server_name").and_then(Value::as_str);
+            let ToolInvocation { tool_name: tool, arguments, metadata, .. } = call;
+            let named = metadata.get("mcp_server_name").and_then(Value::as_str);
             let lists = |c: &Connection| c.live().tools.iter().any(|s| s.name() == tool);
             let connection = match named {
                 Some(server) => match self.connection(server) {
@@ -313,21 +318,32 @@ impl ToolProvider for McpToolProvider {
                     }
                     None => return Ok(not_found(&tool, locale)),
                 },
-                None => match self.connections().into_iter().find(|c| lists(c)) {
+                None => match self.find(lists) {
                     Some(connection) => connection,
                     None => return Ok(not_found(&tool, locale)),
                 },
             };
-            let arguments = match call.arguments.to_value() {
-                Ok(Value::Object(map)) => map,
-                Ok(Value::Null) => Map::new(),
-                Ok(_) => {
+            let arguments = match arguments {
+                ToolArguments::Value(Value::Object(map)) => Ok(map),
+                ToolArguments::Value(Value::Null) => Ok(Map::new()),
+                ToolArguments::Value(_) => Err(None),
+                ToolArguments::Text(text) if text.trim().is_empty() => Ok(Map::new()),
+                ToolArguments::Text(text) => match serde_json::from_str::<Value>(&text) {
+                    Ok(Value::Object(map)) => Ok(map),
+                    Ok(Value::Null) => Ok(Map::new()),
+                    Ok(_) => Err(None),
+                    Err(e) => Err(Some(e)),
+                },
+            };
+            let arguments = match arguments {
+                Ok(map) => map,
+                Err(None) => {
                     return Err(ToolError::invalid_arguments(
                         "arguments must be a JSON object",
                         "参数必须是 JSON 对象",
                     ));
                 }
-                Err(e) => {
+                Err(Some(e)) => {
                     return Err(ToolError::invalid_arguments(
                         format!("arguments are not valid JSON: {e}"),
                         format!("参数不是合法的 JSON：{e}"),

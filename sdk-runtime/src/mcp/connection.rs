@@ -13,6 +13,7 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, PeerRequestOptions, RequestContext, RunningService};
 use rmcp::{ClientHandler, ClientLifecycleMode, ClientServiceExt, ErrorData, Peer, RoleClient};
+use rustc_hash::FxHashMap;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -72,6 +73,8 @@ pub(crate) struct Live {
     pub(crate) tools: Arc<Vec<ToolSpec>>,
     pub(crate) peer: Option<Peer<RoleClient>>,
     pub(crate) generation: u64,
+    /// The `_meta` of a call whose caller hears log messages (on 2026-07-28: the log level).
+    call_meta: Option<rmcp::model::RequestMetaObject>,
 }
 
 /// What the supervisor is asked to do.
@@ -102,7 +105,7 @@ pub(crate) struct Connection {
     entry: McpServerEntry,
     live: RwLock<Arc<Live>>,
     commands: mpsc::Sender<Command>,
-    calls: Mutex<HashMap<RequestId, InFlight>>,
+    calls: Mutex<FxHashMap<RequestId, InFlight>>,
     host: Option<Arc<dyn Interaction>>,
     make_spec: Arc<SpecMaker>,
     /// Tells the provider (and through it the registry) that the tools changed.
@@ -133,13 +136,13 @@ impl Connection {
         } else {
             McpServerStatus::Disabled { reason: "switched off in the configuration".into() }
         };
-        let live = Live { status, tools: Arc::new(Vec::new()), peer: None, generation: 0 };
+        let live = Live { status, tools: Arc::new(Vec::new()), peer: None, generation: 0, call_meta: None };
         let connection = Arc::new(Connection {
             name,
             entry,
             live: RwLock::new(Arc::new(live)),
             commands,
-            calls: Mutex::new(HashMap::new()),
+            calls: Mutex::new(FxHashMap::default()),
             host,
             make_spec,
             changed,
@@ -202,7 +205,7 @@ impl Connection {
         }
     }
 
-    fn calls(&self) -> std::sync::MutexGuard<'_, HashMap<RequestId, InFlight>> {
+    fn calls(&self) -> std::sync::MutexGuard<'_, FxHashMap<RequestId, InFlight>> {
         self.calls.lock().unwrap_or_else(|p| p.into_inner())
     }
 
@@ -387,15 +390,23 @@ impl Connection {
         let protocol_version =
             client.peer().peer_info().map(|info| info.protocol_version.to_string()).unwrap_or_default();
         let count = tools.len();
+        let peer = client.peer();
+        let stateless = peer.peer_info().is_some_and(|info| info.protocol_version >= ProtocolVersion::V_2026_07_28);
+        // On 2026-07-28 a call asks for log messages itself; info and above, as the older era's
+        // servers send until told otherwise.
+        let call_meta = stateless.then(|| {
+            let mut meta = rmcp::model::RequestMetaObject::new();
+            meta.set_log_level(rmcp::model::LoggingLevel::Info);
+            meta
+        });
         self.set(|live| {
             live.status = McpServerStatus::Connected { protocol_version, tools: count };
             live.tools = Arc::new(tools);
-            live.peer = Some(client.peer().clone());
+            live.peer = Some(peer.clone());
             live.generation = generation;
+            live.call_meta = call_meta;
         });
         (self.changed)();
-        let peer = client.peer();
-        let stateless = peer.peer_info().is_some_and(|info| info.protocol_version >= ProtocolVersion::V_2026_07_28);
         let announces = peer
             .peer_info()
             .is_some_and(|info| info.capabilities.tools.as_ref().is_some_and(|t| t.list_changed == Some(true)));
@@ -477,12 +488,9 @@ impl Connection {
         let live = self.live();
         let Some(peer) = live.peer.clone() else { return Err(CallError::NotConnected) };
         let mut params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
-        if peer.peer_info().is_some_and(|info| info.protocol_version >= ProtocolVersion::V_2026_07_28) {
-            // On 2026-07-28 a call asks for log messages itself; info and above, as the older
-            // era's servers send until told otherwise.
-            let mut meta = rmcp::model::RequestMetaObject::new();
-            meta.set_log_level(rmcp::model::LoggingLevel::Info);
-            params.meta = Some(meta);
+        if caller.is_some() {
+            // Log messages are asked for only when someone is there to read them.
+            params.meta.clone_from(&live.call_meta);
         }
         for _ in 0..MAX_ROUNDS {
             let request = ClientRequest::CallToolRequest(Request::new(params.clone()));
@@ -504,10 +512,7 @@ impl Connection {
             match answer.map_err(lost)? {
                 ServerResult::CallToolResult(result) => {
                     let mut metadata = Map::new();
-                    metadata.insert("server_name".into(), Value::from(self.name.clone()));
-                    if let Some(info) = peer.peer_info() {
-                        metadata.insert("protocol_version".into(), Value::from(info.protocol_version.to_string()));
-                    }
+                    metadata.insert("server_name".into(), Value::from(self.name.as_str()));
                     return Ok(super::content::from_call_result(tool, &result, metadata));
                 }
                 ServerResult::InputRequiredResult(asked) => {

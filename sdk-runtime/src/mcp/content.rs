@@ -126,38 +126,56 @@ pub(crate) fn from_call_result(
     out
 }
 
+/// A kind of content this version does not know, kept as its JSON text.
+fn unknown(content: &impl serde::Serialize) -> ToolContentItem {
+    ToolContentItem::text(serde_json::to_string(content).unwrap_or_default())
+}
+
 /// One MCP content block as a content item.
 fn item(block: &ContentBlock) -> ToolContentItem {
-    let mut item = match block {
-        ContentBlock::Text(text) => ToolContentItem::text(text.text.clone()),
-        ContentBlock::Image(image) => ToolContentItem::image(image.data.clone(), image.mime_type.clone()),
-        ContentBlock::Audio(audio) => ToolContentItem::audio(audio.data.clone(), audio.mime_type.clone()),
+    let (mut item, annotations) = match block {
+        ContentBlock::Text(text) => (ToolContentItem::text(text.text.clone()), &text.annotations),
+        ContentBlock::Image(image) => {
+            (ToolContentItem::image(image.data.clone(), image.mime_type.clone()), &image.annotations)
+        }
+        ContentBlock::Audio(audio) => {
+            (ToolContentItem::audio(audio.data.clone(), audio.mime_type.clone()), &audio.annotations)
+        }
         ContentBlock::ResourceLink(link) => {
             let mut item = ToolContentItem::resource_link(link.uri.clone(), link.name.clone());
             item.description = link.description.clone().unwrap_or_default();
             item.mime_type = link.mime_type.clone().unwrap_or_default();
-            item
+            (item, &link.annotations)
         }
         ContentBlock::Resource(embedded) => {
-            let wire = serde_json::to_value(&embedded.resource).unwrap_or_default();
-            let text = |key: &str| wire.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
-            let mut item = ToolContentItem::resource(text("uri"), text("text"));
-            item.data = text("blob");
-            item.mime_type = text("mimeType");
-            item
+            let item = match &embedded.resource {
+                ResourceContents::TextResourceContents { uri, mime_type, text, .. } => {
+                    let mut item = ToolContentItem::resource(uri.clone(), text.clone());
+                    item.mime_type = mime_type.clone().unwrap_or_default();
+                    item
+                }
+                ResourceContents::BlobResourceContents { uri, mime_type, blob, .. } => {
+                    let mut item = ToolContentItem::resource(uri.clone(), String::new());
+                    item.data = blob.clone();
+                    item.mime_type = mime_type.clone().unwrap_or_default();
+                    item
+                }
+                other => unknown(other),
+            };
+            (item, &embedded.annotations)
         }
-        other => ToolContentItem::text(serde_json::to_string(other).unwrap_or_default()),
+        other => (unknown(other), &None),
     };
     // Audience and priority, as the server annotated them.
-    let wire = serde_json::to_value(block).unwrap_or_default();
-    if let Some(annotations) = wire.get("annotations") {
+    if let Some(annotations) = annotations {
+        let audience = annotations.audience.iter().flatten().map(|role| match role {
+            Role::User => "user".to_owned(),
+            Role::Assistant => "assistant".to_owned(),
+        });
         item.annotation = Some(ToolAnnotation {
-            audience: annotations
-                .get("audience")
-                .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
-                .unwrap_or_default(),
-            priority: annotations.get("priority").and_then(Value::as_f64),
+            audience: audience.collect(),
+            // As written on the wire (0.7, not the f32's 0.699999988…).
+            priority: annotations.priority.and_then(|p| p.to_string().parse().ok()),
             ..ToolAnnotation::default()
         });
     }
