@@ -1,4 +1,7 @@
-//! MCP, the Model Context Protocol: serve a registry's tools to any MCP client (feature `mcp`).
+//! MCP, the Model Context Protocol, both ways (feature `mcp`): serve a registry's tools to any MCP
+//! client, use any MCP server's tools in a registry, and run plugins in their own process.
+//!
+//! # Serving
 //!
 //! [`McpServer`] turns a [`ToolRegistry`](crate::ToolRegistry) into an MCP server, on the official
 //! Rust SDK (`rmcp`): over [stdio](McpServer::serve_stdio) or [Streamable
@@ -32,6 +35,23 @@
 //!
 //! Prompts and resources are not served: the server declares them with empty lists so that
 //! clients which list them get an answer.
+//!
+//! # Using MCP servers
+//!
+//! [`McpToolProvider`] puts the tools of MCP servers — run as child processes (stdio) or reached
+//! over Streamable HTTP, declared in the `mcpServers` document other MCP clients use
+//! ([`McpServersConfig`]) — into a registry as one provider. Each server is kept connected in the
+//! background: listing never waits on a server, a lost one is reconnected with backoff and its
+//! tools fail fast meanwhile, a call that times out is cancelled at the server, and the server's
+//! progress, logs and questions reach the caller. The [Use tools from MCP
+//! servers](crate::guides::use_mcp_servers) guide has the settings and the guarantees.
+//!
+//! # Plugins in their own process
+//!
+//! A plugin crate built as an executable whose `main` calls [`serve_plugin_process`] serves its
+//! own tools over stdio; the host runs it through [`McpToolProvider`], which restarts it when it
+//! crashes and reloads it, without a gap, on request or when its binary changes. See [Run plugins
+//! in their own process](crate::guides::plugin_processes).
 
 mod call;
 mod client;
