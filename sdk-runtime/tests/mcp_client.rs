@@ -475,6 +475,10 @@ async fn a_hung_server_costs_only_its_own_tools() {
     assert!(with_hung.list_tools(None).await.len() > 1);
     assert!(listing.elapsed() < Duration::from_secs(1), "listing does not wait for the hung server");
     forever.abort();
+    // Removing the hung server does not wait for its connect timeout.
+    let removed = tokio::time::timeout(Duration::from_secs(10), provider.remove_server("hung")).await;
+    assert_eq!(removed, Ok(true));
+    assert_eq!(provider.servers().len(), 1);
     hung.abort();
     server.shutdown().await;
 }

@@ -226,3 +226,22 @@ async fn a_plugin_that_cannot_start_is_disabled_and_reported() {
     assert!(reason.starts_with("2 failures in a row, the last: cannot start /nonexistent/toolhook-plugin"), "{reason}");
     assert!(registry.list_tools(None).await.is_empty());
 }
+
+fn alive(pid: &str) -> bool {
+    std::path::Path::new(&format!("/proc/{pid}")).exists()
+        && !std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default().contains(") Z ")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_host_that_drops_its_provider_leaves_no_process_behind() {
+    let (registry, provider) = host(McpServerEntry::stdio(PLUGIN)).await;
+    let pid = pid(&registry).await;
+    assert!(alive(&pid));
+    drop(registry);
+    drop(provider);
+    let until = Instant::now() + Duration::from_secs(20);
+    while alive(&pid) && Instant::now() < until {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(!alive(&pid), "process {pid} outlived the provider");
+}

@@ -60,6 +60,16 @@ struct Inner {
     locale: Locale,
 }
 
+impl Drop for Inner {
+    /// The last handle on the provider is gone: its servers are closed (children get their stdin
+    /// closed, then a signal).
+    fn drop(&mut self) {
+        for connection in self.servers.get_mut().unwrap_or_else(|p| p.into_inner()).iter() {
+            connection.close();
+        }
+    }
+}
+
 impl std::fmt::Debug for McpToolProvider {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("McpToolProvider").field("servers", &self.servers()).finish()
@@ -159,7 +169,7 @@ impl McpToolProvider {
             }
         };
         if let Some(old) = replaced {
-            old.request("stop");
+            old.close();
         }
         changed();
     }

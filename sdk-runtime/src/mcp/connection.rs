@@ -20,6 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock, Weak};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 use toolhook::{
     Elicitation, InputKind, Interaction, LogLevel, Progress, RootsRequest, SamplingRequest, ToolExecutionResult,
     ToolSpec,
@@ -84,8 +85,6 @@ enum Command {
     Relist,
     /// Start a new connection (a new process) and swap to it.
     Restart,
-    /// Close for good.
-    Stop,
     /// A call or the change subscription found this connection (of this generation) broken.
     Lost(u64),
 }
@@ -105,6 +104,8 @@ pub(crate) struct Connection {
     entry: McpServerEntry,
     live: RwLock<Arc<Live>>,
     commands: mpsc::Sender<Command>,
+    /// Closes the server for good; everything the supervisor waits on gives way to it.
+    stopping: CancellationToken,
     calls: Mutex<FxHashMap<RequestId, InFlight>>,
     host: Option<Arc<dyn Interaction>>,
     make_spec: Arc<SpecMaker>,
@@ -142,6 +143,7 @@ impl Connection {
             entry,
             live: RwLock::new(Arc::new(live)),
             commands,
+            stopping: CancellationToken::new(),
             calls: Mutex::new(FxHashMap::default()),
             host,
             make_spec,
@@ -175,13 +177,16 @@ impl Connection {
         *guard = Arc::new(live);
     }
 
+    /// Asks the supervisor to restart the server or list its tools again; `false` when it is
+    /// stopped or too busy to take the request.
     pub(crate) fn request(&self, command: &'static str) -> bool {
-        let command = match command {
-            "restart" => Command::Restart,
-            "stop" => Command::Stop,
-            _ => Command::Relist,
-        };
-        self.commands.try_send(command).is_ok()
+        let command = if command == "restart" { Command::Restart } else { Command::Relist };
+        !self.stopping.is_cancelled() && self.commands.try_send(command).is_ok()
+    }
+
+    /// Closes the server for good, without waiting.
+    pub(crate) fn close(&self) {
+        self.stopping.cancel();
     }
 
     /// Tells the supervisor that the connection of `generation` broke.
@@ -191,11 +196,7 @@ impl Connection {
 
     /// Closes the server (a child gets its stdin closed, then a signal) and waits, 15 s at most.
     pub(crate) async fn stop(&self) {
-        if !matches!(self.live().status, McpServerStatus::Stopped | McpServerStatus::Disabled { .. }) {
-            let _ = self.commands.send(Command::Stop).await;
-        } else {
-            let _ = self.commands.try_send(Command::Stop);
-        }
+        self.close();
         let until = Instant::now() + Duration::from_secs(15);
         while Instant::now() < until
             && !matches!(self.live().status, McpServerStatus::Stopped)
@@ -216,7 +217,11 @@ impl Connection {
         let mut current: Option<(Client, Instant)> = None;
         loop {
             if current.is_none() {
-                match self.open().await {
+                let opened = tokio::select! {
+                    opened = self.open() => opened,
+                    () = self.stopping.cancelled() => return self.stopped(),
+                };
+                match opened {
                     Ok((client, tools)) => {
                         self.publish(&client, tools);
                         current = Some((client, Instant::now()));
@@ -251,8 +256,18 @@ impl Connection {
                         Ok(reason) => format!("the connection closed ({reason:?})"),
                         Err(error) => format!("the connection failed: {error}"),
                     },
+                    () = self.stopping.cancelled() => {
+                        token.cancel();
+                        let _ = tokio::time::timeout(Duration::from_secs(10), &mut closed).await;
+                        return self.stopped();
+                    }
                     command = commands.recv() => match command {
-                        Some(Command::Relist) => self.relist(&peer).await,
+                        Some(Command::Relist) => {
+                            tokio::select! {
+                                () = self.relist(&peer) => {}
+                                () = self.stopping.cancelled() => {}
+                            }
+                        }
                         Some(Command::Lost(lost)) if lost == generation => {
                             token.cancel();
                             let _ = tokio::time::timeout(Duration::from_secs(5), &mut closed).await;
@@ -261,11 +276,18 @@ impl Connection {
                         Some(Command::Lost(_)) => {}
                         Some(Command::Restart) => {
                             // The new one first: calls keep going to the old one until it is ready.
-                            match self.open().await {
+                            let opened = tokio::select! {
+                                opened = self.open() => opened,
+                                () = self.stopping.cancelled() => continue,
+                            };
+                            match opened {
                                 Ok((fresh, tools)) => {
                                     self.publish(&fresh, tools);
                                     tracing::info!(server = %self.name, "MCP server restarted");
-                                    self.drain(generation).await;
+                                    tokio::select! {
+                                        () = self.drain(generation) => {}
+                                        () = self.stopping.cancelled() => {}
+                                    }
                                     token.cancel();
                                     let _ = tokio::time::timeout(Duration::from_secs(10), &mut closed).await;
                                     failures = 0;
@@ -277,11 +299,8 @@ impl Connection {
                                 }
                             }
                         }
-                        Some(Command::Stop) | None => {
-                            token.cancel();
-                            let _ = tokio::time::timeout(Duration::from_secs(10), &mut closed).await;
-                            return self.stopped();
-                        }
+                        // The connection holds the sender: the channel closes with it.
+                        None => return self.stopped(),
                     },
                 }
             };
@@ -316,8 +335,9 @@ impl Connection {
         loop {
             tokio::select! {
                 () = tokio::time::sleep_until(until) => return true,
+                () = self.stopping.cancelled() => return false,
                 command = commands.recv() => match command {
-                    Some(Command::Stop) | None => return false,
+                    None => return false,
                     Some(Command::Restart) => {
                         *failures = 0;
                         return true;
@@ -359,10 +379,13 @@ impl Connection {
         });
         (self.changed)();
         loop {
-            match commands.recv().await {
-                Some(Command::Restart) => return true,
-                Some(Command::Stop) | None => return false,
-                Some(Command::Relist | Command::Lost(_)) => {}
+            tokio::select! {
+                () = self.stopping.cancelled() => return false,
+                command = commands.recv() => match command {
+                    Some(Command::Restart) => return true,
+                    None => return false,
+                    Some(Command::Relist | Command::Lost(_)) => {}
+                },
             }
         }
     }
@@ -855,9 +878,14 @@ impl Bridge {
             return Err(ErrorData::internal_error("the host is closing this connection", None));
         };
         let caller = connection.only_caller();
-        connection.answer(method, &params, caller.as_deref()).await.map_err(|what| {
-            ErrorData::new(rmcp::model::ErrorCode::METHOD_NOT_FOUND, format!("this host cannot give {what}"), None)
-        })
+        // Whoever answers gets as long as a call may take.
+        let answer = connection.answer(method, &params, caller.as_deref());
+        match tokio::time::timeout(connection.entry.timeout, answer).await {
+            Ok(answer) => answer.map_err(|what| {
+                ErrorData::new(rmcp::model::ErrorCode::METHOD_NOT_FOUND, format!("this host cannot give {what}"), None)
+            }),
+            Err(_) => Err(ErrorData::internal_error("the host did not answer in time", None)),
+        }
     }
 }
 
