@@ -116,7 +116,7 @@ async fn an_action_receives_the_reference_legacy_argument_object() {
 
 #[tokio::test]
 async fn the_host_case_of_legacy_action_arguments_holds() {
-    let path = format!("{}/../../shared/spec/vectors/host_cases.json", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/tests/vectors/host_cases.json", env!("CARGO_MANIFEST_DIR"));
     let all: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     for case in all["cases"].as_array().unwrap().iter().filter(|c| c["feature"] == "plugins.arguments.legacy_action") {
         let registry = ToolRegistry::default();

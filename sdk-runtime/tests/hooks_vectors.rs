@@ -1,4 +1,4 @@
-//! Every `hooks.*` case of `../shared/spec/vectors/host_cases.json`, one test each, driven from the
+//! Every `hooks.*` case of `tests/vectors/host_cases.json`, one test each, driven from the
 //! JSON: specs and scripted handlers as the vocabulary describes them, on tokio's paused clock.
 
 use serde_json::{Map, Value, json};
@@ -14,7 +14,7 @@ use toolhook_runtime::hooks::{
     HookSpecRegistry, build_object_schema,
 };
 
-const VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/spec/vectors/host_cases.json");
+const VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/host_cases.json");
 
 fn cases() -> Vec<Value> {
     let text = std::fs::read_to_string(VECTORS).unwrap_or_else(|e| panic!("{VECTORS}: {e}"));

@@ -1,5 +1,5 @@
 //! Every registry, deferred-tool, built-in and plugin-provider case of
-//! `../shared/spec/vectors/host_cases.json`, driven from the JSON.
+//! `tests/vectors/host_cases.json`, driven from the JSON.
 
 use serde_json::{Map, Value, json};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -621,7 +621,7 @@ async fn run_case(case: &Value) {
 }
 
 fn cases() -> Vec<Value> {
-    let path = format!("{}/../../shared/spec/vectors/host_cases.json", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/tests/vectors/host_cases.json", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
     let all: Value = serde_json::from_str(&text).unwrap();
     all["cases"]

@@ -1,4 +1,4 @@
-//! Every case of `../shared/spec/vectors/results.json`, split into the tool message and its media
+//! Every case of `tests/vectors/results.json`, split into the tool message and its media
 //! messages as a host writes them into the history (tools.md §7.5).
 
 use serde_json::Value;
@@ -7,7 +7,7 @@ use toolhook_runtime::split_tool_result;
 
 #[test]
 fn every_results_vector_splits_into_the_expected_history_messages() {
-    let path = format!("{}/../../shared/spec/vectors/results.json", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/tests/vectors/results.json", env!("CARGO_MANIFEST_DIR"));
     let cases: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert!(!cases.is_empty());
     for case in cases {

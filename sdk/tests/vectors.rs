@@ -1,10 +1,10 @@
-//! Every case of `../shared/spec/vectors/{tools,actions,results}.json` (the parts this crate owns).
+//! Every case of `tests/vectors/{tools,actions,results}.json` (the parts this crate owns).
 
 use serde_json::Value;
 use toolhook::{ActionInfo, Locale, ToolExecutionResult, ToolParameterInfo, ToolSpec, ToolSpecError, Visibility};
 
 fn load(file: &str) -> Vec<Value> {
-    let path = format!("{}/../../shared/spec/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/tests/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
     serde_json::from_str(&text).unwrap()
 }
