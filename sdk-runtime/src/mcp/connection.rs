@@ -94,6 +94,10 @@ struct InFlight {
     generation: u64,
     token: ProgressToken,
     caller: Option<Arc<dyn Interaction>>,
+    /// The highest progress told to the caller. rmcp hands each notification to its own task, so
+    /// reports can arrive out of order: a value that does not increase is a late one and dropped,
+    /// and the lock, held while the caller is told, keeps what it hears in order.
+    progress: Arc<tokio::sync::Mutex<f64>>,
 }
 
 /// Makes the specs of a server's tools (the provider's rules).
@@ -526,8 +530,12 @@ impl Connection {
             };
             let handle =
                 peer.send_request_with_option(request, PeerRequestOptions::no_options()).await.map_err(lost)?;
-            let entry =
-                InFlight { generation: live.generation, token: handle.progress_token.clone(), caller: caller.clone() };
+            let entry = InFlight {
+                generation: live.generation,
+                token: handle.progress_token.clone(),
+                caller: caller.clone(),
+                progress: Arc::new(tokio::sync::Mutex::new(f64::NEG_INFINITY)),
+            };
             let mut pending = Pending { connection: self, peer: &peer, id: Some(handle.id.clone()) };
             self.calls().insert(handle.id.clone(), entry);
             let answer = handle.await_response().await;
@@ -928,9 +936,17 @@ impl ClientHandler for Bridge {
 
     async fn on_progress(&self, params: ProgressNotificationParam, _context: NotificationContext<RoleClient>) {
         let Some(connection) = self.connection.upgrade() else { return };
-        let caller =
-            connection.calls().values().find(|c| c.token == params.progress_token).and_then(|c| c.caller.clone());
-        if let Some(caller) = caller {
+        let call = connection
+            .calls()
+            .values()
+            .find(|c| c.token == params.progress_token)
+            .and_then(|c| Some((c.caller.clone()?, c.progress.clone())));
+        if let Some((caller, last)) = call {
+            let mut last = last.lock().await;
+            if params.progress <= *last {
+                return;
+            }
+            *last = params.progress;
             let mut progress = Progress::new(params.progress);
             progress.total = params.total;
             progress.message = params.message;
