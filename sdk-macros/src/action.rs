@@ -1,5 +1,5 @@
 //! `#[action]`: the deprecated legacy form. Still works, becomes a tool exactly as
-//! `ToolSpec::from_action` builds one, and warns at compile time (tools.md §3.9).
+//! `ToolSpec::from_action` builds one, and warns at compile time.
 
 use crate::attr::{self, EntryValue, Errors, check_keys, expect_bool, expect_str, expect_strs, parse_entries};
 use crate::docs::fn_docs;

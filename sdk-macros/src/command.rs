@@ -1,4 +1,4 @@
-//! `#[command]` below `#[tool]`: the tool doubles as a chat command (plugins.md §5).
+//! `#[command]` below `#[tool]`: the tool doubles as a chat command.
 
 use crate::attr::{Entry, Errors, check_keys, expect_str, expect_strs, parse_entries};
 use crate::signature::Shape;
@@ -90,7 +90,7 @@ fn command_types(shape: &Shape) -> Option<&'static [&'static str]> {
 
 const TYPES: &[&str] = &["text", "integer", "number", "boolean", "list", "json", "rest"];
 
-/// Checks a custom pattern against the tool's parameters (plugins.md §5.1).
+/// Checks a custom pattern against the tool's parameters.
 fn check_pattern(pattern: &LitStr, tool: &str, analysis: &FnAnalysis, errors: &mut Errors) {
     let text = pattern.value();
     let mut words = text.split_whitespace();

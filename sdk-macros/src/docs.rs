@@ -1,4 +1,4 @@
-//! Doc comments as model-visible text (tools.md §3.3).
+//! Doc comments as model-visible text.
 
 use syn::{Attribute, Expr, ExprLit, Lit, Meta};
 

@@ -1,5 +1,5 @@
-//! `#[hook_handler("hook.name", …)]`: an async fn subscribes to a named hook point (hooks.md §1,
-//! §2). The attribute and the signature are checked here; the return type and a typed payload are
+//! `#[hook_handler("hook.name", …)]`: an async fn subscribes to a named hook point.
+//! The attribute and the signature are checked here; the return type and a typed payload are
 //! checked by trait bounds spanned where they are written.
 
 use crate::attr::{self, Entry, EntryValue, Errors, check_keys, expect_str, parse_entry};

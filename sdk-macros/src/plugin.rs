@@ -1,5 +1,5 @@
 //! `#[plugin]` on an impl block: a named, versioned plugin whose `#[tool]`, `#[hook_handler]` and
-//! `#[action]` methods run against one shared instance (plugins.md §1).
+//! `#[action]` methods run against one shared instance.
 
 use crate::attr::{Errors, check_keys, expect_str, expect_strs, parse_entries};
 use crate::docs::fn_docs;
@@ -239,7 +239,7 @@ struct Lifecycle {
 }
 
 impl Lifecycle {
-    /// Checks a lifecycle method's signature (plugins.md §3.3).
+    /// Checks a lifecycle method's signature.
     fn read(&mut self, method: &ImplItemFn, errors: &mut Errors) {
         let name = method.sig.ident.to_string();
         let expected = match name.as_str() {

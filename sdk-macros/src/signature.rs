@@ -1,4 +1,4 @@
-//! Parameters and types of an annotated fn: which types the macro knows (tools.md §3.5), which
+//! Parameters and types of an annotated fn: which types the macro knows, which
 //! parameters are injected context, and what the generated code passes to the fn.
 
 use crate::attr::Errors;

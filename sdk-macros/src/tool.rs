@@ -1,5 +1,5 @@
 //! `#[tool]`: a fn becomes an LLM tool, with its schema and both locales' parameter docs rendered
-//! at compile time where the tokens hold the information (tools.md §3).
+//! at compile time where the tokens hold the information.
 
 use crate::attr::{
     self, Entry, EntryValue, Errors, check_keys_with, expect_bool, expect_str, expect_strs, parse_entries,

@@ -1,5 +1,5 @@
 //! `#[workflow_step]`: removed; always one compile error on the attribute that names the
-//! `#[hook_handler(...)]` replacing it (hooks.md §3).
+//! `#[hook_handler(...)]` replacing it.
 
 use crate::attr::{Entry, EntryValue, literal, parse_entries};
 use proc_macro2::{Span, TokenStream};

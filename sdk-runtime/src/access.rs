@@ -1,4 +1,4 @@
-//! Access rules (runtime.md §4.5): who may see and call a tool, on which platform, in which chat.
+//! Access rules: who may see and call a tool, on which platform, in which chat.
 
 use crate::context_parts::ContextView;
 use toolhook::{ChatScope, PermissionLevel, ToolSpec};

@@ -1,4 +1,4 @@
-//! Tools as chat commands (plugins.md §5): a pattern per tool, parsing a message into typed
+//! Tools as chat commands: a pattern per tool, parsing a message into typed
 //! arguments, and help texts.
 
 use crate::registry::ToolRegistry;
@@ -397,7 +397,7 @@ impl CommandSpec {
             return Ok(None);
         }
         // Assign tokens to slots left to right; then check what is missing or left over; then
-        // convert (plugins.md §5.2 step 4, in that order).
+        // convert.
         let mut assigned: Vec<(&Slot, String)> = Vec::new();
         let mut next = 0;
         for slot in &self.slots {
@@ -432,7 +432,7 @@ impl CommandSpec {
         Ok(Some(arguments))
     }
 
-    /// The help text of this command (plugins.md §5.3).
+    /// The help text of this command.
     pub fn help(&self, locale: Locale) -> String {
         let zh = locale == Locale::ZhHans;
         let mut lines = vec![self.pattern.clone()];

@@ -1,4 +1,4 @@
-//! Deferred tools (runtime.md §5): advertised only after `tool_search` found them in the session,
+//! Deferred tools: advertised only after `tool_search` found them in the session,
 //! callable by name at any time.
 
 use crate::cache::{Bounded, bounded};
@@ -153,7 +153,7 @@ impl DeferredTools {
     }
 
     /// Splits the tools available in a context into what to advertise this round and the deferred
-    /// pool, and writes the reminder (runtime.md §5.1).
+    /// pool, and writes the reminder.
     pub async fn prepare_round(&self, registry: &ToolRegistry, ctx: &ToolExecutionContext) -> RoundTools {
         let availability = ToolAvailabilityContext::from(ctx);
         let specs = registry.list_tools(Some(&availability)).await;
@@ -178,7 +178,7 @@ impl DeferredTools {
     }
 
     /// Calls a tool through the registry; a failed call of a deferred tool the session has not
-    /// discovered gets a hint to look it up with `tool_search` first (runtime.md §5.7).
+    /// discovered gets a hint to look it up with `tool_search` first.
     pub async fn invoke(
         &self,
         registry: &ToolRegistry,
@@ -248,7 +248,7 @@ fn reminder_text(undiscovered: &[&ToolSpec], locale: Locale) -> String {
     lines.join("\n")
 }
 
-/// The `tool_search` spec: both locales' texts (runtime.md §5.3).
+/// The `tool_search` spec: both locales' texts.
 pub(crate) fn tool_search_spec() -> ToolSpec {
     let schema = |q: &str, l: &str| {
         json!({"type": "object", "properties": {
@@ -281,7 +281,7 @@ pub(crate) fn tool_search_entry(deferred: DeferredTools, link: Arc<OnceLock<Regi
     .phase(PhaseFilter::Action)
 }
 
-/// `tool_search`'s handler (runtime.md §5.4, §5.5).
+/// `tool_search`'s handler.
 async fn run_tool_search(
     deferred: &DeferredTools,
     registry: &ToolRegistry,

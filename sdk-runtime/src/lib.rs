@@ -56,10 +56,10 @@
 //!
 //! # Choices
 //!
-//! Where toolhook deliberately differs from the reference system (duplicate names are skipped
-//! rather than renamed by default, access rules and timeouts are enforced by the registry, a
-//! failing provider is skipped, …) the specification lists it, and the items here document it.
-//! Where the specification is silent, toolhook chose:
+//! Where toolhook deliberately differs from the Python plugin SDK it replaces (duplicate names are
+//! skipped rather than renamed by default, access rules and timeouts are enforced by the registry,
+//! a failing provider is skipped, …), the [compatibility page](toolhook::guides::compatibility)
+//! lists it. Beyond that, toolhook chose:
 //!
 //! - **Limits**: calls time out after 60 s unless the tool or [`RegistryConfig::default_timeout`]
 //!   says otherwise, counted from the call (finding the tool and code that blocks its thread

@@ -1,4 +1,4 @@
-//! A JSON manifest of every plugin and component (plugins.md §7), for hosts written in other
+//! A JSON manifest of every plugin and component, for hosts written in other
 //! languages. Needs no instance and runs no lifecycle method.
 
 use crate::command::CommandSpec;

@@ -1,5 +1,5 @@
 //! What a model sees after its tool calls: the tool message and one follow-up message per media
-//! item (tools.md §7.5), and the history of a whole batch (runtime.md §4.12).
+//! item, and the history of a whole batch.
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;

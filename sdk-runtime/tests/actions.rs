@@ -1,5 +1,5 @@
 //! The deprecated `#[action]`: it registers a tool exactly as `ToolSpec::from_action` builds one,
-//! and receives what the reference's legacy path passes.
+//! and receives what the Python SDK's legacy path passed.
 #![allow(deprecated)]
 
 use serde_json::{Value, json};

@@ -1,5 +1,5 @@
 //! Tools as chat commands: generated and custom patterns, parsing, help, and calls through the
-//! registry with the same access rules as model calls (plugins.md §5).
+//! registry with the same access rules as model calls.
 
 use serde_json::{Value, json};
 use toolhook::{Locale, PermissionLevel, ToolExecutionContext, command, tool};

@@ -1,4 +1,4 @@
-//! hooks.md §5.3 end to end: a plugin lets the planner model choose how hard the replyer works,
+//! The model-routing scenario end to end: a plugin lets the planner model choose how hard the replyer works,
 //! with two typed blocking handlers on catalogue hooks, fired through a dispatcher that validates
 //! their changes against the catalogue schemas.
 

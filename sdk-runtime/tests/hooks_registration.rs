@@ -1,4 +1,4 @@
-//! Registering a plugin's handler batch (hooks.md §6): every check in both locales, the order of
+//! Registering a plugin's handler batch: every check in both locales, the order of
 //! the checks, atomicity.
 
 use serde_json::json;

@@ -1,5 +1,5 @@
 //! Plugins: collection, lifecycle, config, hook handlers of plugins, and what calls see at each
-//! state (plugins.md §1–§4, §8).
+//! state.
 #![allow(missing_debug_implementations)]
 
 use serde_json::{Value, json};

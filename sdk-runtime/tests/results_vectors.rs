@@ -1,5 +1,5 @@
 //! Every case of `tests/vectors/results.json`, split into the tool message and its media
-//! messages as a host writes them into the history (tools.md §7.5).
+//! messages as a host writes them into the history.
 
 use serde_json::Value;
 use toolhook::{Locale, ToolExecutionResult};

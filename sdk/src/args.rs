@@ -1,4 +1,4 @@
-//! Decoding a model's arguments straight into a tool's parameters (tools.md §7.1).
+//! Decoding a model's arguments straight into a tool's parameters.
 //!
 //! `#[tool]` generates a hidden argument struct implementing [`ArgsStruct`]; the JSON text is read
 //! into it in one pass, with the lenient scalar rules models need and a JSON path on every error.
@@ -15,7 +15,7 @@ use std::marker::PhantomData;
 
 /// Why a model's arguments do not fit a tool's parameters.
 ///
-/// [`message`](Self::message) renders the texts of tools.md §7.1, e.g.
+/// [`message`](Self::message) renders the error texts a model sees, e.g.
 /// `limit: expected integer, got string "five"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ArgsError {

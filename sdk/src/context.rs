@@ -8,7 +8,7 @@ use crate::{ChatScope, Locale, PermissionLevel};
 use serde_json::{Map, Value};
 use std::sync::Arc;
 
-/// The step of the reference's two-phase planner a listing is made for; built-in tools filter on
+/// The step of the host's two-phase planner a listing is made for; built-in tools filter on
 /// it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -42,7 +42,7 @@ pub enum Phase {
 pub struct ToolExecutionContext {
     /// The conversation the call belongs to (deferred-tool discovery is kept per session).
     pub session_id: String,
-    /// The chat stream (the reference's name for a chat).
+    /// The chat stream (the Python SDK's name for a chat).
     pub stream_id: String,
     /// The model's stated reasoning for the call.
     pub reasoning: String,

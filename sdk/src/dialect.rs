@@ -1,4 +1,4 @@
-//! Tool definitions in the formats of the major model APIs (tools.md §4.4).
+//! Tool definitions in the formats of the major model APIs.
 
 use crate::{Locale, ToolSpec};
 use serde_json::{Map, Value};

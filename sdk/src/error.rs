@@ -7,7 +7,7 @@ use std::fmt;
 /// A call that could not be made (as opposed to a tool that ran and failed, which is a
 /// [`ToolExecutionResult`](crate::ToolExecutionResult) with `success = false`).
 ///
-/// `type_name` is a stable identifier, the counterpart of the reference's exception class name:
+/// `type_name` is a stable identifier, the counterpart of the Python SDK's exception class name:
 /// `InvalidArguments`, `PluginNotLoaded`, `Transport`, `Panic`, `Timeout`, or a provider's own. The
 /// registry turns it into a failed result reading `Tool {name} failed: {type}: {message}`.
 ///

@@ -2,3 +2,6 @@
 
 #[doc = include_str!("../docs/long-running-tools.md")]
 pub mod long_running_tools {}
+
+#[doc = include_str!("../docs/compatibility.md")]
+pub mod compatibility {}

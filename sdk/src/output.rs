@@ -1,4 +1,4 @@
-//! What a `#[tool]` fn may return, and how each return form becomes a result (tools.md §3.6).
+//! What a `#[tool]` fn may return, and how each return form becomes a result.
 
 use crate::{Locale, ToolContentItem, ToolExecutionResult};
 use serde_json::{Map, Value};
@@ -111,7 +111,7 @@ pub struct Structured<T>(pub T);
 /// A value a tool may return: converts it into a [`ToolExecutionResult`].
 ///
 /// Implemented for `()`, `String`, `&'static str`, `Cow<'static, str>`, `Box<str>`,
-/// `serde_json::Value` (read as the reference reads raw returns), [`Json<T>`], [`ToolOutput`],
+/// `serde_json::Value` (read as the Python SDK's host read raw returns), [`Json<T>`], [`ToolOutput`],
 /// [`ToolExecutionResult`], `(bool, S: Display)`, `Option<T>` and `Result<T, E: Display>`;
 /// `#[tool]` serialises any other `T: Serialize` as structured content.
 #[diagnostic::on_unimplemented(

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, RwLock};
 
-/// Which config document changed (plugins.md §3.4).
+/// Which config document changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ConfigScope {
     /// The plugin's own config (`"self"`).
@@ -166,7 +166,7 @@ impl PluginContext {
     }
 }
 
-/// What a legacy action received besides its parameters, as the reference host passed it.
+/// What a legacy action received besides its parameters, as the Python SDK's host passed it.
 ///
 /// A `#[action]` fn may take a `&LegacyActionContext` parameter.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -174,7 +174,7 @@ impl PluginContext {
 pub struct LegacyActionContext {
     /// The chat stream (the context's `stream_id`, else its `session_id`).
     pub stream_id: String,
-    /// Same as `stream_id`, under the reference's other name.
+    /// Same as `stream_id`, under its other name in the Python SDK.
     pub chat_id: String,
     /// The model's reasoning for the call.
     pub reasoning: String,
@@ -189,7 +189,7 @@ pub struct LegacyActionContext {
 }
 
 impl LegacyActionContext {
-    /// Reads the reference's legacy argument object (plugins.md §6).
+    /// Reads the legacy argument object of the Python SDK's host.
     pub fn from_arguments(arguments: &Value) -> Self {
         let text = |key: &str| arguments.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
         LegacyActionContext {

@@ -57,12 +57,12 @@ pub fn assert_send<F: std::future::Future + Send>(future: F) -> F {
     future
 }
 
-/// Python's `str()` of a JSON value (tools.md §0, PyStr), for the runtime's history texts.
+/// Python's `str()` of a JSON value, for the runtime's history texts.
 pub fn py_str(value: &serde_json::Value) -> String {
     crate::shared::py::py_str(value)
 }
 
-/// JSON truthiness as the reference reads it.
+/// JSON truthiness as Python reads it.
 pub fn is_truthy(value: &serde_json::Value) -> bool {
     crate::shared::py::is_truthy(value)
 }

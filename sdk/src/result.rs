@@ -62,7 +62,7 @@ impl ToolExecutionResult {
         }
     }
 
-    /// Reads a JSON value as the reference host reads a plugin's return value, in the default
+    /// Reads a JSON value as the Python SDK's host read a plugin's return value, in the default
     /// locale (which only affects the two default texts). See [`from_raw_in`](Self::from_raw_in).
     ///
     /// ```
@@ -80,7 +80,7 @@ impl ToolExecutionResult {
         Self::from_raw_in(tool_name, raw, Locale::default())
     }
 
-    /// Reads a JSON value as the reference host reads a plugin's return value:
+    /// Reads a JSON value as the Python SDK's host read a plugin's return value:
     ///
     /// - an **object** gives `success` (its truthiness, absent = true), `content` (`content`, else
     ///   `message`), `error_message` (`error`, else `message`, else a default text), `content_items`,

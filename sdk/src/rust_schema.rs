@@ -1,4 +1,4 @@
-//! Schemas of Rust types (tools.md §4.3): schemars output cleaned for model APIs, and the
+//! Schemas of Rust types: schemars output cleaned for model APIs, and the
 //! composition of a `#[tool]` whose parameter types are only known at run time.
 
 use crate::shared::schema::{merge_property, object_schema};
@@ -41,7 +41,7 @@ impl SchemaCx {
 }
 
 /// Parameter schemas of types the macro could not recognise by path (an alias, a bare `Value` or
-/// `Map` import) made equal to what the macro renders for the recognised ones (tools.md §3.5):
+/// `Map` import) made equal to what the macro renders for the recognised ones:
 /// a schema that accepts any JSON (`true`, or `{}` with at most a description, schemars' form of
 /// `serde_json::Value`) becomes an open object, since untyped schemas are rejected by some model
 /// APIs; a map (`{"type":"object","additionalProperties":…}` without `properties`) gets the

@@ -133,7 +133,7 @@ impl ToolSpec {
         ToolSpecBuilder::new(name.into())
     }
 
-    /// Converts a legacy (SDK 1.x) action declaration into a tool, as the reference host does:
+    /// Converts a legacy (SDK 1.x) action declaration into a tool, as the Python SDK's host did:
     /// every parameter an optional string, the activation fields kept as metadata, and a generated
     /// detailed text in each locale. The only error is a blank name.
     ///
@@ -517,14 +517,14 @@ impl ToolSpecBuilder {
         self
     }
 
-    /// The parameters as a list (tools.md §4.1).
+    /// The parameters as a list.
     pub fn parameters(mut self, parameters: Vec<ToolParameterInfo>) -> Self {
         self.parameters = parameters;
         self
     }
 
     /// The parameters in the legacy dict form: a full object schema, or a map of parameter name to
-    /// property schema with a `required` flag per property (tools.md §4.2).
+    /// property schema with a `required` flag per property.
     pub fn parameters_raw(mut self, schema: Value) -> Self {
         self.parameters_raw = Some(schema);
         self

@@ -1,5 +1,5 @@
 //! `#[tool]` and `ToolSpec::builder` give equal specs for equal declarations, for every parameter
-//! type of tools.md §3.5.
+//! type the macro knows.
 
 use serde_json::{Value, json};
 use std::borrow::Cow;

@@ -6,7 +6,7 @@
 //! ```
 //!
 //! The first line is `{"tools": [{"name", "description", "input_schema"}, …]}`; then one line
-//! per `--call`, in order: `{"call", "is_error", "text", "result"}`. Try it against the reference
+//! per `--call`, in order: `{"call", "is_error", "text", "result"}`. Try it against the official reference
 //! server: `--stdio "npx -y @modelcontextprotocol/server-everything" --call echo '{"message":"hi"}'`.
 
 use serde_json::{Value, json};

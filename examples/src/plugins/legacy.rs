@@ -1,6 +1,6 @@
 //! A legacy (SDK 1.x) action next to its modern `#[tool]` rewrite.
 //!
-//! `#[action]` still works and registers a tool exactly as the reference host converted actions,
+//! `#[action]` still works and registers a tool exactly as the Python SDK's host converted actions,
 //! but warns at compile time. The rewrite says the same with typed parameters.
 
 #![allow(deprecated)]

@@ -1,4 +1,4 @@
-//! The model-routing scenario of hooks.md §5.3: the planner may ask for a deeper reply, and the
+//! The model-routing scenario: the planner may ask for a deeper reply, and the
 //! replyer then uses a stronger model (named in the plugin's config).
 
 use std::sync::OnceLock;

@@ -1,4 +1,4 @@
-//! The circuit breaker (hooks.md §8): one per dispatcher, keyed by plugin id. A plugin whose
+//! The circuit breaker: one per dispatcher, keyed by plugin id. A plugin whose
 //! handlers keep timing out or panicking is skipped for a cooldown that doubles each time it
 //! trips, then probed by one call.
 

@@ -1,4 +1,4 @@
-//! The built-in hook catalogue (hooks.md §5): the 22 hooks of the reference host.
+//! The built-in hook catalogue: the 22 hooks bot hosts fire.
 use serde_json::{Map, Value};
 use toolhook::Locale;
 
@@ -27,7 +27,7 @@ pub(crate) struct CatalogueHook {
     pub(crate) fields: &'static [CatalogueField],
 }
 
-/// The 22 catalogue hooks, in the order of the catalogue table (hooks.md §5); property texts from §5.2.
+/// The 22 catalogue hooks, in the order of the catalogue table.
 pub(crate) const CATALOGUE: [CatalogueHook; 22] = [
     CatalogueHook {
         name: toolhook::hooks::CHAT_RECEIVE_BEFORE_PROCESS,

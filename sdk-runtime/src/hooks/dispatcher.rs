@@ -1,4 +1,4 @@
-//! [`HookDispatcher`] (hooks.md §6, §7): registers plugins' handler batches and fires hooks.
+//! [`HookDispatcher`]: registers plugins' handler batches and fires hooks.
 
 use super::breaker::{Breaker, BreakerConfig, BreakerStatus, Permit, Ticket, Verdict};
 use super::entry::{HandlerCall, HookHandlerEntry};
@@ -137,7 +137,7 @@ struct Inner {
     shut_down: AtomicBool,
 }
 
-/// How one handler call ended (§7.3).
+/// How one handler call ended.
 enum Run {
     Outcome(HandlerOutcome),
     /// A failure message (localised), without the `HookHandler {full} failed: ` part.
@@ -148,7 +148,7 @@ enum Run {
 }
 
 /// Fires named hooks at the handlers plugins registered: blocking handlers in order on the
-/// caller's task, then observers concurrently (hooks.md §7).
+/// caller's task, then observers concurrently.
 ///
 /// Cheap to clone (the clones share everything); `Send + Sync`. Handlers run on the tokio runtime
 /// of the caller, which needs its time driver (timeouts); observers are spawned onto it.
@@ -325,7 +325,7 @@ impl HookDispatcher {
         self.inner.locale
     }
 
-    // ---- registration (§6) ------------------------------------------------------------------
+    // ---- registration ------------------------------------------------------------------
 
     /// Registers a plugin's handlers as one batch, replacing its previous ones.
     ///
@@ -450,9 +450,9 @@ impl HookDispatcher {
         self.inner.state.write().unwrap_or_else(|e| e.into_inner())
     }
 
-    // ---- dispatch (§7) ----------------------------------------------------------------------
+    // ---- dispatch ----------------------------------------------------------------------
 
-    /// Fires hook `name` (trimmed) with `kwargs` (§7.2): blocking handlers run in order and may
+    /// Fires hook `name` (trimmed) with `kwargs`: blocking handlers run in order and may
     /// replace the arguments or abort; observers are then started with the final arguments and
     /// may still be running when this returns. Dropping the future cancels the running handler.
     ///
@@ -590,7 +590,7 @@ impl HookDispatcher {
 }
 
 impl Inner {
-    /// §7.4: the handler's own, else the spec's, else the dispatcher's.
+    /// the handler's own, else the spec's, else the dispatcher's.
     fn timeout_of(&self, handler: &Handler, spec: &HookSpec) -> Duration {
         if handler.timeout_ms > 0 {
             Duration::from_millis(handler.timeout_ms)
@@ -608,7 +608,7 @@ impl Inner {
         }
     }
 
-    /// §7.3: one call, with its loaded check, breaker permit, timeout and panic catching.
+    /// one call, with its loaded check, breaker permit, timeout and panic catching.
     async fn run(&self, handler: &Handler, kwargs: HookArgs, timeout: Duration) -> Run {
         if handler.missing_instance || !handler.loaded.load(Ordering::Relaxed) {
             return Run::Failed(self.not_loaded(&handler.plugin_id));
@@ -704,7 +704,7 @@ impl Inner {
         }
     }
 
-    /// §7.5: merges a blocking handler's run into the result.
+    /// merges a blocking handler's run into the result.
     fn merge(&self, result: &mut HookDispatchResult, spec: &HookSpec, handler: &Handler, run: Run) {
         let hook = &spec.name;
         let full = &*handler.full_name;
@@ -775,7 +775,7 @@ impl Inner {
         }
     }
 
-    /// §7.7: one observer, its failures logged.
+    /// one observer, its failures logged.
     async fn observe(&self, handler: &Handler, kwargs: HookArgs, timeout: Duration) {
         let full = &*handler.full_name;
         let hook = &*handler.hook;

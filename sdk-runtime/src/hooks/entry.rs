@@ -18,7 +18,7 @@ use toolhook::hooks::{
 pub(crate) type HandlerCall =
     Arc<dyn Fn(HookArgs, HookContext) -> BoxFuture<'static, Result<HandlerOutcome, HookHandlerError>> + Send + Sync>;
 
-/// One `hook_handlers` entry of a plugin manifest (plugins.md §7), as manifests and hosts in other
+/// One `hook_handlers` entry of a plugin manifest, as manifests and hosts in other
 /// languages give it: strings, trimmed and lower-cased, empty meaning the default. Invalid values
 /// are reported when the plugin's batch is registered.
 ///
@@ -248,7 +248,7 @@ impl HookHandlerEntry {
         &self.hook
     }
 
-    /// The first value problem of this entry, in the order of hooks.md §6.
+    /// The first value problem of this entry, in the order registration checks them.
     pub(crate) fn value_problem(&self) -> Option<HookErrorKind> {
         if let Err(v) = &self.mode {
             return Some(HookErrorKind::InvalidMode(v.clone()));

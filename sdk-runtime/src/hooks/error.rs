@@ -62,7 +62,7 @@ pub enum HookErrorKind {
 }
 
 impl HookErrorKind {
-    /// The text in `locale` (zh-Hans as the reference words it).
+    /// The text in `locale` (zh-Hans as the Python SDK words it).
     pub fn message(&self, locale: Locale) -> String {
         let zh = locale == Locale::ZhHans;
         match self {

@@ -50,12 +50,12 @@
 //! # }).unwrap();
 //! ```
 //!
-//! # Decisions where the spec leaves room
+//! # Choices
 //!
 //! - A dispatcher built without [`specs`](HookDispatcherBuilder::specs) knows the built-in
 //!   catalogue, its property descriptions in the dispatcher's locale.
 //! - [`HookContext::timeout`](toolhook::hooks::HookContext::timeout) tells a handler its time
-//!   budget (§7.4).
+//!   budget.
 //! - An observer whose closure returns changes or an abort (possible only with closures; the
 //!   attribute forbids it) has them ignored with a warning.
 //! - [`set_plugin_loaded`](HookDispatcher::set_plugin_loaded) may come before the plugin's batch;

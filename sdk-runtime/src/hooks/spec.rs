@@ -1,4 +1,4 @@
-//! Hook specs and their registry (hooks.md §4): what a hook is called with and what its handlers
+//! Hook specs and their registry: what a hook is called with and what its handlers
 //! may do.
 
 use super::catalogue::{CATALOGUE, payload_schema};
@@ -41,7 +41,7 @@ pub struct HookSpec {
     #[serde(default)]
     pub description: String,
     /// The JSON Schema of the arguments: an object schema, or `{}` for none. Blocking handlers'
-    /// changed arguments are validated against it (§7.6).
+    /// changed arguments are validated against it.
     #[serde(default = "empty_object")]
     pub parameters_schema: Value,
     /// The timeout of handlers that set none; 0 means the dispatcher's default.
@@ -107,7 +107,7 @@ impl HookSpec {
         HookSpec::new(name)
     }
 
-    /// Trims the texts and brings the schema into object form (§4.2).
+    /// Trims the texts and brings the schema into object form.
     pub fn normalized(mut self) -> Result<Self, HookSpecError> {
         self.name = self.name.trim().to_owned();
         if self.name.is_empty() {
@@ -256,7 +256,7 @@ impl HookSpecRegistry {
         HookSpecRegistry::default()
     }
 
-    /// The 22 hooks of the built-in catalogue (hooks.md §5), property descriptions in English.
+    /// The 22 hooks of the built-in catalogue, property descriptions in English.
     pub fn with_builtin_catalogue() -> Self {
         HookSpecRegistry::with_builtin_catalogue_in(Locale::En)
     }

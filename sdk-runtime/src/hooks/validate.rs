@@ -1,4 +1,4 @@
-//! Validation of a blocking handler's changed arguments against the hook's schema (hooks.md §7.6):
+//! Validation of a blocking handler's changed arguments against the hook's schema:
 //! `type`, `enum`, `items`, `properties`, `required` and `additionalProperties`; the first
 //! violation wins.
 

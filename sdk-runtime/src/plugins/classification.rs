@@ -1,4 +1,4 @@
-//! Which plugins the host treats as built-in (plugins.md §2).
+//! Which plugins the host treats as built-in.
 
 use crate::source::Source;
 use std::collections::BTreeSet;

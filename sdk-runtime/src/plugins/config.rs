@@ -1,4 +1,4 @@
-//! Plugin config documents (plugins.md §4): where the host keeps them, and how a stored document
+//! Plugin config documents: where the host keeps them, and how a stored document
 //! becomes the plugin's validated config.
 
 use serde_json::{Map, Value};
@@ -155,7 +155,7 @@ fn enabled_flag(value: Option<&Value>) -> Result<bool, ConfigError> {
     }
 }
 
-/// Normalises a stored document (plugins.md §4).
+/// Normalises a stored document.
 pub fn normalise(
     declaration: Option<&ConfigDeclaration>,
     stored: Option<&Value>,

@@ -1,4 +1,4 @@
-//! The plugin host (plugins.md §3): loads plugins in order, runs their lifecycle, hands them their
+//! The plugin host: loads plugins in order, runs their lifecycle, hands them their
 //! config, and keeps the registry and the hook dispatcher in step with their states.
 
 use super::classification::HostClassification;
@@ -268,7 +268,7 @@ impl PluginHost {
         });
     }
 
-    /// Loads every plugin, one at a time, built-in first, then by id (plugins.md §3.2). A failing
+    /// Loads every plugin, one at a time, built-in first, then by id. A failing
     /// plugin never stops the others.
     pub async fn load_all(&self) -> Vec<LoadOutcome> {
         let mut order: Vec<&CollectedPlugin> = self.inner.set.plugins().collect();
@@ -419,7 +419,7 @@ impl PluginHost {
         }
     }
 
-    /// Hands a plugin a new config document (plugins.md §3.4). `Own` documents are normalised
+    /// Hands a plugin a new config document. `Own` documents are normalised
     /// (an error is returned and the old config kept), stored, and then passed to
     /// `on_config_update`; `Bot` and `Model` documents go as given, only to subscribed plugins.
     pub async fn update_config(

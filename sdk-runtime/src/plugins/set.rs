@@ -1,4 +1,4 @@
-//! Collecting every plugin and component linked into the program (plugins.md §1.4).
+//! Collecting every plugin and component linked into the program.
 
 use crate::command::CommandSpec;
 use crate::plugins::config::{ConfigError, normalise};
@@ -143,7 +143,7 @@ impl CollectedPlugin {
     }
 
     /// The document a host stores when it has none yet: the config type's defaults with the
-    /// `plugin` section (plugins.md §4). `Err` when the defaults do not serialise.
+    /// `plugin` section. `Err` when the defaults do not serialise.
     pub fn default_config(&self) -> Option<Result<Value, ConfigError>> {
         let declaration = self.config()?;
         Some(normalise(Some(declaration), None).map(|n| n.document))

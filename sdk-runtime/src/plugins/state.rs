@@ -1,4 +1,4 @@
-//! The lifecycle states of a plugin (plugins.md §3.1).
+//! The lifecycle states of a plugin.
 
 use std::fmt;
 

@@ -1,4 +1,4 @@
-//! Built-in tools of the host (runtime.md §3.2, §6): `tool_search` and whatever the host adds.
+//! Built-in tools of the host: `tool_search` and whatever the host adds.
 
 use crate::context_parts::ContextParts;
 use crate::deferred::{DeferredTools, tool_search_entry};
@@ -32,7 +32,7 @@ impl PhaseFilter {
     }
 }
 
-/// In which chats a built-in tool is offered (the reference's rule, independent of the access
+/// In which chats a built-in tool is offered (the Python SDK's rule, independent of the access
 /// scopes of a spec).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum ChatScopeFilter {

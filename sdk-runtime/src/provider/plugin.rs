@@ -1,4 +1,4 @@
-//! Tools of compiled-in plugins (runtime.md §3.1): every `#[tool]` and `#[action]`, collected from
+//! Tools of compiled-in plugins: every `#[tool]` and `#[action]`, collected from
 //! `inventory`.
 
 use crate::context_parts::ContextParts;
@@ -305,8 +305,8 @@ pub(crate) async fn run_registration(
     }
 }
 
-/// The arguments a plugin tool receives (plugins.md §6): declared context-named parameters the
-/// model left empty are filled from the context; legacy actions get the reference's full object.
+/// The arguments a plugin tool receives: declared context-named parameters the
+/// model left empty are filled from the context; legacy actions get the Python SDK's full object.
 pub(crate) fn prepare_arguments(
     mut call: ToolInvocation,
     registration: &ToolRegistration,

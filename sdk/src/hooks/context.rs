@@ -7,7 +7,7 @@ use std::time::Duration;
 /// Which hook a handler call belongs to and who is handling it. A handler asks for it by taking a
 /// `HookContext` or `&HookContext` parameter.
 ///
-/// The hook name is never put into the arguments (the reference did, and it leaked back to callers
+/// The hook name is never put into the arguments (the Python SDK did, and it leaked back to callers
 /// when a handler echoed its arguments); this is where a handler subscribed to several hooks learns
 /// which one fired.
 ///

@@ -1,4 +1,4 @@
-//! Name constants of the built-in catalogue's hooks (hooks.md §5).
+//! Name constants of the built-in catalogue's hooks.
 
 /// Fires when a chat message arrives, before the host processes it.
 pub const CHAT_RECEIVE_BEFORE_PROCESS: &str = "chat.receive.before_process";
@@ -45,7 +45,7 @@ pub const MAISAKA_REPLYER_AFTER_RESPONSE: &str = "maisaka.replyer.after_response
 /// Fires before the text of a final reply is post-processed.
 pub const MAISAKA_REPLY_BEFORE_POST_PROCESS: &str = "maisaka.reply.before_post_process";
 
-/// Every built-in catalogue hook name, in catalogue order (hooks.md §5).
+/// Every built-in catalogue hook name, in catalogue order.
 pub const ALL: [&str; 22] = [
     CHAT_RECEIVE_BEFORE_PROCESS,
     CHAT_RECEIVE_AFTER_PROCESS,

@@ -1,9 +1,9 @@
-//! Typed payloads of the built-in catalogue (hooks.md §5.1): one struct per catalogue hook.
+//! Typed payloads of the built-in catalogue: one struct per catalogue hook.
 //!
 //! Each is usable as the payload parameter of a `#[hook_handler]`: the kwargs are deserialised into it
 //! (unknown keys are ignored), and a typed handler's `modify(p)` overlays `p` on the kwargs, so keys the
 //! struct does not model are kept. Optional properties are `Option`s, left out when `None`, so an overlay
-//! never adds a key the host did not send. Field docs are the properties' English descriptions (§5.2).
+//! never adds a key the host did not send. Field docs are the properties' English descriptions.
 
 /// Payload of [`CHAT_RECEIVE_BEFORE_PROCESS`](super::CHAT_RECEIVE_BEFORE_PROCESS) (`chat.receive.before_process`):
 /// fires when a chat message arrives, before the host processes it.

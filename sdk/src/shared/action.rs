@@ -1,4 +1,4 @@
-//! Legacy actions (tools.md §6): the declaration data of SDK 1.x actions and how it renders as a
+//! Legacy actions: the declaration data of SDK 1.x actions and how it renders as a
 //! tool.
 
 use super::docs;
@@ -9,7 +9,7 @@ use super::visibility::Visibility;
 use serde_json::{Map, Value};
 use std::fmt;
 
-/// When the reference host activated a legacy action.
+/// When a legacy action is offered to the model.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ActivationType {
@@ -99,7 +99,7 @@ pub struct ActionInfo {
     /// The brief shown to the model.
     #[serde(default)]
     pub description: String,
-    /// When the reference activated it.
+    /// When it is offered.
     #[serde(default)]
     pub activation_type: ActivationType,
     /// Keywords for [`ActivationType::Keyword`].
@@ -167,7 +167,7 @@ pub(crate) struct ActionRendering {
     pub(crate) metadata: Map<String, Value>,
 }
 
-/// Renders a legacy action as tools.md §6 specifies.
+/// Renders a legacy action as the 1.x SDK did.
 pub(crate) fn render_action(info: &ActionInfo) -> ActionRendering {
     let schema = Locale::ALL.map(|locale| action_schema(info, locale));
     let detailed = Locale::ALL.map(|locale| action_detailed(info, &schema[locale.index()], locale));

@@ -1,4 +1,4 @@
-//! Model-visible descriptions (tools.md §5): the brief, and the detailed text with its generated
+//! Model-visible descriptions: the brief, and the detailed text with its generated
 //! parameter block in each locale.
 
 use super::locale::Locale;

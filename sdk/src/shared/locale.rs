@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 /// The language of every text a model sees: descriptions, parameter docs, error and result texts.
 ///
-/// English is the default. Simplified Chinese is byte-exact to the reference system, so hosts that
+/// English is the default. Simplified Chinese is byte-exact to the [Python SDK](crate::guides::compatibility)'s host, so hosts that
 /// already speak to their models in it keep working.
 ///
 /// ```

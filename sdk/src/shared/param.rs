@@ -1,4 +1,4 @@
-//! One declared tool parameter, in the list form the reference SDK uses.
+//! One declared tool parameter, in the list form the Python SDK uses.
 
 use serde_json::{Map, Value};
 
@@ -22,7 +22,7 @@ pub enum ToolParamType {
     Integer,
     /// Any JSON number.
     Number,
-    /// Any JSON number; kept apart from `Number` only for the reference's declarations.
+    /// Any JSON number; kept apart from `Number` only for the Python SDK's declarations.
     Float,
     /// `true` or `false`.
     Boolean,
@@ -46,10 +46,10 @@ impl ToolParamType {
     }
 }
 
-/// One parameter of a tool, as the reference SDK declares it (the list form of
+/// One parameter of a tool, as the Python SDK declares it (the list form of
 /// [`ToolSpecBuilder::parameters`](crate::ToolSpecBuilder::parameters)).
 ///
-/// The JSON field names are a contract with hosts and plugins written against the reference;
+/// The JSON field names are a contract with hosts and plugins written against the Python SDK;
 /// unknown keys are ignored and `required` defaults to `true`. Fields meant for another
 /// [`param_type`](Self::param_type) are ignored when the schema is rendered.
 ///

@@ -1,10 +1,10 @@
-//! Value renderings of the reference system (tools.md §0): how Python prints a value, so that the
+//! Value renderings of the Python SDK's host: how Python prints a value, so that the
 //! zh-Hans texts stay byte-exact, plus JSON truthiness.
 
 use serde_json::Value;
 use std::fmt::Write as _;
 
-/// JSON truthiness as the reference reads it: `null`, `false`, `0`, `0.0`, `""`, `[]` and `{}` are
+/// JSON truthiness as Python reads it: `null`, `false`, `0`, `0.0`, `""`, `[]` and `{}` are
 /// falsy; everything else is truthy.
 pub(crate) fn is_truthy(value: &Value) -> bool {
     match value {

@@ -1,4 +1,4 @@
-//! The canonical parameters schema (tools.md §4): from a parameter list, from the legacy dict
+//! The canonical parameters schema: from a parameter list, from the legacy dict
 //! form, and the property layout Rust-typed parameters share with both.
 
 use super::error::ToolSpecError;
@@ -99,7 +99,7 @@ pub(crate) fn merge_property(
     Value::Object(prop)
 }
 
-/// Checks a parameter list and renders its canonical schema (tools.md §4.1).
+/// Checks a parameter list and renders its canonical schema.
 pub(crate) fn schema_from_list(tool: &str, params: &[ToolParameterInfo]) -> Result<Value, ToolSpecError> {
     let mut seen = HashSet::with_capacity(params.len());
     let mut properties = Map::with_capacity(params.len());
@@ -147,7 +147,7 @@ fn check_parameter(tool: &str, param: &ToolParameterInfo) -> Result<(), ToolSpec
     Ok(())
 }
 
-/// Reads the legacy dict form (tools.md §4.2): `{}`, a full object schema, or a map of parameter
+/// Reads the legacy dict form: `{}`, a full object schema, or a map of parameter
 /// name to property schema with a per-property `required` flag.
 pub(crate) fn schema_from_raw(tool: &str, raw: &Value) -> Result<Value, ToolSpecError> {
     let Some(map) = raw.as_object() else {
