@@ -2,6 +2,7 @@
 //! re-exports them; the generated code names everything through `::toolhook::__private`, so a
 //! plugin crate needs no direct `serde`, `schemars` or `inventory` dependency.
 #![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 use proc_macro::TokenStream;
 
