@@ -18,6 +18,12 @@ pub const TOOL_SEARCH: &str = "tool_search";
 
 /// Which deferred tools each session has discovered, shared by the host and `tool_search`.
 ///
+/// A host that serves deferred tools calls [`prepare_round`](Self::prepare_round) before each
+/// model request and sends the round's [`definitions`](RoundTools::definitions) with its
+/// [`reminder`](RoundTools::reminder), then runs the model's calls with
+/// [`invoke`](Self::invoke). [`ToolRegistry::get_llm_definitions`] is not the round: it lists
+/// every available tool, undiscovered deferred ones included, and writes no reminder.
+///
 /// ```
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// use toolhook::ToolExecutionContext;
@@ -83,7 +89,15 @@ impl RoundTools {
         self.reminder.as_deref()
     }
 
-    /// The advertised tools' definitions in the registry's locale.
+    /// The advertised tools' definitions in the registry's locale: what a host that serves
+    /// deferred tools sends the model this round.
+    ///
+    /// These are the visible tools and the deferred ones the session has discovered, not every
+    /// available tool as [`ToolRegistry::get_llm_definitions`] gives; the undiscovered deferred
+    /// tools are named in the [`reminder`](Self::reminder) instead. Each is rendered as
+    /// [`ToolRegistry::definition`] renders it (so
+    /// [`RegistryConfig::include_detailed_description`](field@crate::RegistryConfig::include_detailed_description)
+    /// applies).
     pub fn definitions(&self, dialect: Dialect) -> Vec<Value> {
         self.advertised.iter().map(|spec| self.registry.definition(spec, dialect, self.registry.locale())).collect()
     }
@@ -153,7 +167,9 @@ impl DeferredTools {
     }
 
     /// Splits the tools available in a context into what to advertise this round and the deferred
-    /// pool, and writes the reminder.
+    /// pool, and writes the reminder. Call it before each model request; the round's
+    /// [`definitions`](RoundTools::definitions) replace
+    /// [`ToolRegistry::get_llm_definitions`] for a host that serves deferred tools.
     pub async fn prepare_round(&self, registry: &ToolRegistry, ctx: &ToolExecutionContext) -> RoundTools {
         let availability = ToolAvailabilityContext::from(ctx);
         let specs = registry.list_tools(Some(&availability)).await;

@@ -1,15 +1,16 @@
 //! Collect, expose and run the tools and hooks declared with [`toolhook`].
 //!
 //! `toolhook-runtime` is what a bot host depends on. A [`ToolRegistry`] merges the tools of
-//! several [providers](ToolProvider) — compiled-in plugins ([`PluginToolProvider`]), the host's
-//! built-ins ([`BuiltinToolProvider`], with [`tool_search`](DeferredTools)), your own — under one
-//! name space, renders their definitions for every major model API, checks access rules, and runs
-//! calls with one result model: errors, panics and timeouts are failed results a model can act on,
-//! never crashes.
+//! several [providers](ToolProvider) — compiled-in plugins (loaded by a [`PluginHost`]), the
+//! host's built-ins ([`BuiltinToolProvider`], with [`tool_search`](DeferredTools)), your own —
+//! under one name space, renders their definitions for every major model API, checks access
+//! rules, and runs calls with one result model: errors, panics and timeouts are failed results a
+//! model can act on, never crashes.
 //!
 //! ```
-//! use toolhook::{Dialect, ToolExecutionContext, ToolInvocation, tool};
-//! use toolhook_runtime::{BuiltinToolProvider, PluginToolProvider, ToolRegistry, split_tool_result};
+//! use std::sync::Mutex;
+//! use toolhook::{Dialect, ToolExecutionContext, ToolInvocation, plugin, tool};
+//! use toolhook_runtime::{BuiltinToolProvider, PluginHost, PluginState, ToolRegistry, split_tool_result};
 //!
 //! /// Look up the weather for a city.
 //! #[tool(core_tool = true)]
@@ -17,33 +18,69 @@
 //!     format!("{city}: sunny for {days} day(s)")
 //! }
 //!
+//! /// Keeps notes.
+//! #[derive(Default)]
+//! struct Notes {
+//!     saved: Mutex<Vec<String>>,
+//! }
+//!
+//! #[plugin(id = "acme.notes")]
+//! impl Notes {
+//!     /// Save a note.
+//!     #[tool(core_tool = true)]
+//!     async fn save_note(&self, text: String) -> String {
+//!         let mut saved = self.saved.lock().unwrap();
+//!         saved.push(text);
+//!         format!("{} note(s) saved", saved.len())
+//!     }
+//! }
+//!
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
 //! let builtin = BuiltinToolProvider::new();
 //! let deferred = builtin.deferred().clone();
 //! let registry = ToolRegistry::default();
 //! registry.register_provider(builtin);
-//! registry.register_provider(PluginToolProvider::from_declared());
+//! // Every plugin linked in: each `#[plugin]`, and each package's free `#[tool]`s (its default
+//! // plugin). `PluginToolProvider::from_declared()` would serve the free tools only.
+//! let host = PluginHost::builder().registry(&registry).build();
+//! host.load_all().await;
+//! assert_eq!(host.state("acme.notes"), Some(PluginState::Loaded));
 //!
 //! // What the model is offered this round (visible tools, discovered deferred ones).
 //! let ctx = ToolExecutionContext::for_session("session-1");
 //! let round = deferred.prepare_round(&registry, &ctx).await;
 //! let definitions = round.definitions(Dialect::OpenAiChat);
-//! assert!(definitions.iter().any(|d| d["function"]["name"] == "weather"));
+//! for name in ["tool_search", "weather", "save_note"] {
+//!     assert!(definitions.iter().any(|d| d["function"]["name"] == name), "{name}");
+//! }
 //!
-//! // A call the model made, and the history it sees next.
+//! // Calls the model made, and the history it sees next.
 //! let call = ToolInvocation::new("weather", r#"{"city": "Paris"}"#).with_call_id("call_1");
 //! let result = deferred.invoke(&registry, call, &ctx).await;
 //! let history = split_tool_result("call_1", &result.tool_name, &result, registry.locale());
 //! assert_eq!(history.tool_message, "Paris: sunny for 1 day(s)");
+//! let call = ToolInvocation::new("save_note", r#"{"text": "buy milk"}"#).with_call_id("call_2");
+//! let result = deferred.invoke(&registry, call, &ctx).await;
+//! assert_eq!(result.content, "1 note(s) saved");
+//!
+//! host.shutdown().await;
 //! # });
 //! ```
+//!
+//! A host that serves deferred tools sends, each round, [`RoundTools::definitions`] and
+//! [`RoundTools::reminder`], as above; [`ToolRegistry::get_llm_definitions`] lists every available
+//! tool, deferred ones included, for a host that does not. A definition's description is a tool's
+//! brief; set
+//! [`RegistryConfig::include_detailed_description`](field@RegistryConfig::include_detailed_description)
+//! to append its generated parameter docs and the rest of its doc comment.
 //!
 //! # Crate map
 //!
 //! - [`ToolRegistry`], [`RegistryConfig`], [`DuplicatePolicy`]: one name space over every
 //!   [`ToolProvider`]; listing, definitions per [`Dialect`](toolhook::Dialect), invocation.
-//! - [`PluginToolProvider`], [`BuiltinToolProvider`], [`BuiltinTool`]: the providers shipped here;
-//!   implement [`ToolProvider`] for your own (an MCP client, a remote service).
+//! - [`PluginToolProvider`], [`BuiltinToolProvider`], [`BuiltinTool`]: the providers shipped here
+//!   ([`PluginHost`] builds the plugin one; [`PluginToolProvider::from_declared`] serves only free
+//!   `#[tool]`s); implement [`ToolProvider`] for your own (an MCP client, a remote service).
 //! - [`DeferredTools`], [`RoundTools`]: deferred tools, their per-session discovery and
 //!   [`tool_search`](TOOL_SEARCH).
 //! - [`split_tool_result`], [`batch_history`]: the history messages a model sees after a call.

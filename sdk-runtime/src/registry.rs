@@ -34,7 +34,16 @@ pub struct RegistryConfig {
     /// call's timeout counts from the moment [`ToolRegistry::invoke`] is called, so it covers
     /// finding the tool too.
     pub default_timeout: Option<Duration>,
-    /// Whether model definitions append the detailed description to the brief.
+    /// Whether model definitions append the detailed description to the brief. Default `false`.
+    ///
+    /// Off, a definition's description is the tool's brief alone (for `#[tool]`, the first
+    /// paragraph of its doc comment); each parameter's description, allowed values and default
+    /// still reach the model inside the schema. On, the description is the brief, a blank line
+    /// and [`ToolSpec::detailed_description`]: the generated `Parameter details:` /
+    /// `参数说明：` block, then the author text (for `#[tool]`, the doc comment after its first
+    /// paragraph). It applies to every definition the registry renders:
+    /// [`ToolRegistry::get_llm_definitions`], [`RoundTools::definitions`](crate::RoundTools::definitions)
+    /// and the tools an MCP server lists. The default matches the system toolhook replaces.
     pub include_detailed_description: bool,
     /// The longest arguments text accepted (bytes). Default 1 MiB.
     pub max_argument_bytes: usize,
@@ -95,7 +104,43 @@ impl RegistryConfig {
         self
     }
 
-    /// Appends detailed descriptions to model definitions.
+    /// Appends each tool's detailed description (its generated parameter docs and the rest of
+    /// its doc comment) to the brief in model definitions; see
+    /// the [field of the same name](field@RegistryConfig::include_detailed_description).
+    ///
+    /// ```
+    /// use toolhook::{DeclaredTool, Dialect, Locale, tool};
+    /// use toolhook_runtime::{RegistryConfig, ToolRegistry};
+    ///
+    /// /// Look up the weather for a city.
+    /// ///
+    /// /// Forecasts beyond five days are unreliable.
+    /// #[tool(core_tool = true)]
+    /// fn city_forecast(
+    ///     /// City name.
+    ///     city: String,
+    /// ) -> String {
+    ///     format!("{city}: sunny")
+    /// }
+    ///
+    /// let spec = DeclaredTool::all().into_iter().find(|t| t.name() == "city_forecast").unwrap().spec()?;
+    /// // The default: the brief alone.
+    /// let plain = ToolRegistry::default().definition(&spec, Dialect::Anthropic, Locale::En);
+    /// assert_eq!(plain["description"], "Look up the weather for a city.");
+    /// // Turned on: the brief, then the parameter docs and the rest of the doc comment.
+    /// let registry = ToolRegistry::new(RegistryConfig::default().include_detailed_description(true));
+    /// assert_eq!(
+    ///     registry.definition(&spec, Dialect::Anthropic, Locale::En)["description"],
+    ///     "Look up the weather for a city.\n\n\
+    ///      Parameter details:\n\
+    ///      - city: string, required. City name\n\
+    ///      \n\
+    ///      Forecasts beyond five days are unreliable."
+    /// );
+    /// let zh = registry.definition(&spec, Dialect::Anthropic, Locale::ZhHans);
+    /// assert!(zh["description"].as_str().unwrap().contains("参数说明："));
+    /// # Ok::<(), toolhook::ToolSpecError>(())
+    /// ```
     pub fn include_detailed_description(mut self, include: bool) -> Self {
         self.include_detailed_description = include;
         self
@@ -367,12 +412,22 @@ impl ToolRegistry {
         self.routes(ctx).await.index.contains_key(name)
     }
 
-    /// The model definitions of every available tool, in the registry's locale.
+    /// The model definitions of every available tool, in the registry's locale: visible and
+    /// deferred tools alike, with no reminder.
+    ///
+    /// This is the whole tool set, for a host that does not defer tools (or wants a catalogue).
+    /// A host that serves deferred tools does not send it: each round it sends
+    /// [`RoundTools::definitions`](crate::RoundTools::definitions) from
+    /// [`DeferredTools::prepare_round`](crate::DeferredTools::prepare_round) (the visible tools
+    /// and the deferred ones the session has found with `tool_search`) with
+    /// [`RoundTools::reminder`](crate::RoundTools::reminder) naming the others. Both render each
+    /// tool as [`definition`](Self::definition) does.
     pub async fn get_llm_definitions(&self, ctx: Option<&ToolAvailabilityContext>, dialect: Dialect) -> Vec<Value> {
         self.get_llm_definitions_in(ctx, dialect, self.locale()).await
     }
 
-    /// The model definitions of every available tool, in a given locale.
+    /// The model definitions of every available tool, deferred ones included, in a given locale
+    /// (see [`get_llm_definitions`](Self::get_llm_definitions)).
     ///
     /// A strict dialect that cannot project a tool sends that tool in the non-strict form of the
     /// same API and logs a warning.
@@ -387,7 +442,9 @@ impl ToolRegistry {
     }
 
     /// The model definition of one listed tool, as [`get_llm_definitions_in`](Self::get_llm_definitions_in)
-    /// renders it.
+    /// renders it: the brief as its description, followed by the detailed description when
+    /// [`RegistryConfig::include_detailed_description`](field@RegistryConfig::include_detailed_description)
+    /// is set.
     pub fn definition(&self, spec: &ToolSpec, dialect: Dialect, locale: Locale) -> Value {
         let brief = spec.description(locale);
         let detailed = spec.detailed_description(locale);

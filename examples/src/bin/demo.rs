@@ -1,7 +1,7 @@
 //! The toolhook demo host: it loads the example plugins, prints the tool definitions a model
-//! receives, plays a scripted model turn with every kind of result and the history the model would
-//! see next, fires hooks (a moderation chain and the model-routing scenario), and answers chat
-//! commands.
+//! receives and the parameter docs `#[tool]` generated for one tool in both locales, plays a
+//! scripted model turn with every kind of result and the history the model would see next, fires
+//! hooks (a moderation chain and the model-routing scenario), and answers chat commands.
 //!
 //! ```text
 //! cargo run -p toolhook-examples --bin demo -- [--dialect D] [--locale L] [--calls FILE] [--definitions] [--manifest]
@@ -182,6 +182,17 @@ async fn run(options: Options) -> Result<(), String> {
     println!("{}", pretty(&Value::Array(round.definitions(options.dialect))));
     if let Some(reminder) = round.reminder() {
         println!("\nSystem reminder sent with them:\n{reminder}");
+    }
+
+    heading("Parameter docs #[tool] generated for weather, in both locales");
+    println!(
+        "A definition's description is the brief alone; a host built with\n\
+         RegistryConfig::default().include_detailed_description(true) appends this text to it."
+    );
+    if let Some(weather) = round.advertised().iter().find(|spec| spec.name() == "weather") {
+        for locale in Locale::ALL {
+            println!("\n[{locale}]\n{}", weather.detailed_description(locale));
+        }
     }
 
     heading(&format!("A model turn: {}", calls.1));
