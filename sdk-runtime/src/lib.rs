@@ -43,7 +43,7 @@
 //! // Every plugin linked in: each `#[plugin]`, and each package's free `#[tool]`s (its default
 //! // plugin). `PluginToolProvider::from_declared()` would serve the free tools only.
 //! let host = PluginHost::builder().registry(&registry).build();
-//! host.load_all().await;
+//! let _outcomes = host.load_all().await;
 //! assert_eq!(host.state("acme.notes"), Some(PluginState::Loaded));
 //!
 //! // What the model is offered this round (visible tools, discovered deferred ones).
