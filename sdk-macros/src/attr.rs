@@ -154,7 +154,8 @@ pub(crate) fn did_you_mean<'a>(key: &str, allowed: &[&'a str]) -> Option<&'a str
         .map(|(_, candidate)| candidate)
 }
 
-fn levenshtein(a: &str, b: &str) -> usize {
+/// Edit distance by characters.
+pub(crate) fn levenshtein(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

@@ -2,7 +2,8 @@
 //! The attribute and the signature are checked here; the return type and a typed payload are
 //! checked by trait bounds spanned where they are written.
 
-use crate::attr::{self, Entry, EntryValue, Errors, check_keys, expect_str, parse_entry};
+use crate::attr::{self, Entry, EntryValue, Errors, check_keys, expect_bool, expect_str, parse_entry};
+use crate::catalogue;
 use crate::docs::fn_docs;
 use crate::signature;
 use crate::tool::{Owner, expand_free_fn, one_of};
@@ -13,7 +14,8 @@ use syn::parse::{ParseStream, Parser};
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, FnArg, Lit, LitStr, ReturnType, Signature, Token, Type};
 
-const HOOK_KEYS: &[&str] = &["name", "description", "mode", "order", "timeout_ms", "error_policy", "metadata"];
+const HOOK_KEYS: &[&str] =
+    &["name", "description", "mode", "order", "timeout_ms", "error_policy", "metadata", "custom"];
 
 const SIGNATURE_ERROR: &str =
     "a hook handler takes one payload parameter (`HookArgs` or a serde type) and optionally a `&HookContext`";
@@ -41,9 +43,20 @@ enum Policy {
     Log,
 }
 
+/// The hook a handler subscribes to, as written.
+enum HookName {
+    /// A string literal, trimmed.
+    Literal(LitStr, String),
+    /// A constant such as `toolhook::hooks::CHAT_RECEIVE_BEFORE_PROCESS`, checked at compile time
+    /// by generated const assertions.
+    Path(syn::ExprPath),
+}
+
 /// The `#[hook_handler(...)]` attribute, checked.
 struct HookAttrs {
-    hook: Option<String>,
+    hook: Option<HookName>,
+    /// `custom = true`: a hook the host declares, outside the built-in catalogue.
+    custom: bool,
     name: Option<String>,
     description: Option<String>,
     mode: Mode,
@@ -59,6 +72,7 @@ impl Default for HookAttrs {
     fn default() -> Self {
         HookAttrs {
             hook: None,
+            custom: false,
             name: None,
             description: None,
             mode: Mode::Blocking,
@@ -76,7 +90,9 @@ enum Head {
     Hook(LitStr),
     /// Nothing, or a `key = …` first: the hook name is missing.
     Missing(Span),
-    /// Something that is not a string literal.
+    /// A path: a constant naming the hook.
+    Path(syn::ExprPath),
+    /// Something that is neither a string literal nor a path.
     NotLiteral(Expr),
 }
 
@@ -89,7 +105,10 @@ fn parse_attr_tokens(tokens: TokenStream, empty_span: Span) -> syn::Result<(Head
         } else if input.peek(syn::Ident::peek_any) && (input.peek2(Token![=]) || input.peek2(syn::token::Paren)) {
             Head::Missing(input.span())
         } else {
-            Head::NotLiteral(input.parse()?)
+            match input.parse()? {
+                Expr::Path(path) => Head::Path(path),
+                other => Head::NotLiteral(other),
+            }
         };
         let mut entries = Vec::new();
         if !matches!(head, Head::Missing(_)) && !input.is_empty() {
@@ -125,13 +144,19 @@ impl HookAttrs {
                 if hook.is_empty() {
                     errors.error(&lit, "the hook name must not be empty");
                 } else {
-                    attrs.hook = Some(hook);
+                    attrs.hook = Some(HookName::Literal(lit, hook));
                 }
             }
+            Head::Path(path) => attrs.hook = Some(HookName::Path(path)),
             Head::Missing(span) => {
                 errors.error_at(span, "missing hook name: write `#[hook_handler(\"hook.name\")]`");
             }
-            Head::NotLiteral(expr) => spanned(errors, &expr, "the hook name must be a string literal"),
+            Head::NotLiteral(expr) => spanned(
+                errors,
+                &expr,
+                "the hook name must be a string literal or a constant such as \
+                 `toolhook::hooks::CHAT_RECEIVE_BEFORE_PROCESS`",
+            ),
         }
         for entry in &check_keys(entries, HOOK_KEYS, errors) {
             attrs.apply(entry, errors);
@@ -142,7 +167,36 @@ impl HookAttrs {
         {
             errors.error(lit, "error_policy = \"abort\" has no effect on observe handlers; they never stop a hook");
         }
+        attrs.check_catalogue(errors);
         attrs
+    }
+
+    /// A literal hook name must be in the built-in catalogue unless `custom = true`, and a
+    /// catalogue hook that cannot be aborted takes no `error_policy = "abort"`. (A constant is
+    /// checked by the generated const assertions.)
+    fn check_catalogue(&self, errors: &mut Errors) {
+        let Some(HookName::Literal(lit, name)) = &self.hook else { return };
+        match catalogue::find(name) {
+            None if !self.custom => {
+                let mut message = format!("`{name}` is not a hook of the built-in catalogue");
+                match catalogue::closest(name) {
+                    Some(near) => message.push_str(&format!("; did you mean `{near}`? For")),
+                    None => message.push_str("; for"),
+                }
+                message.push_str(" a hook your host declares itself, add `custom = true`");
+                errors.error(lit, message);
+            }
+            Some(hook) if !hook.allow_abort && self.error_policy == Policy::Abort => {
+                let at = self.error_policy_lit.as_ref().map_or(lit.span(), LitStr::span);
+                errors.error_at(
+                    at,
+                    format!(
+                        "`{name}` cannot be aborted, so error_policy = \"abort\" is refused; use \"skip\" or \"log\""
+                    ),
+                );
+            }
+            _ => {}
+        }
     }
 
     fn apply(&mut self, entry: &Entry, errors: &mut Errors) {
@@ -184,6 +238,8 @@ impl HookAttrs {
                     self.timeout_ms = ms;
                 }
             }
+            // A malformed `custom` is reported once, and read as meant: the hook is not judged.
+            "custom" => self.custom = expect_bool(entry, errors).unwrap_or(true),
             "metadata" => {
                 self.metadata = attr::parse_metadata(entry, errors).into_iter().map(|(k, v, _)| (k, v)).collect();
             }
@@ -379,7 +435,7 @@ fn generate(
     owner: Owner<'_>,
 ) -> TokenStream {
     let fn_ident = &sig.ident;
-    let hook = attrs.hook.clone().unwrap_or_default();
+    let (hook, checks) = hook_tokens(attrs, analysis);
     let name = attrs.name.clone().unwrap_or_else(|| fn_ident.to_string().trim_start_matches("r#").to_owned());
     let description = attrs.description.clone().unwrap_or_else(|| fn_docs(fn_attrs).brief);
     let mode = match attrs.mode {
@@ -468,6 +524,7 @@ fn generate(
         #[doc(hidden)]
         #[allow(clippy::all, non_snake_case)]
         const _: () = {
+            #checks
             fn __toolhook_hook_handler(
                 __instance: ::core::option::Option<::std::sync::Arc<dyn ::core::any::Any + ::core::marker::Send + ::core::marker::Sync>>,
                 __args: ::toolhook::hooks::HookArgs,
@@ -501,6 +558,72 @@ fn generate(
     }
 }
 
+/// The hook name as an expression, and the const assertions that check a constant name: in the
+/// catalogue (unless `custom = true`), abortable when `error_policy = "abort"`, and the hook of a
+/// catalogue payload type.
+fn hook_tokens(attrs: &HookAttrs, analysis: &Analysis) -> (TokenStream, TokenStream) {
+    let path = match &attrs.hook {
+        Some(HookName::Literal(_, name)) => return (quote!(#name), quote!()),
+        Some(HookName::Path(path)) => path,
+        None => return (quote!(""), quote!()),
+    };
+    let span = path.span();
+    let mut checks = TokenStream::new();
+    if !attrs.custom {
+        checks.extend(quote_spanned! {span=>
+            const _: () = ::core::assert!(
+                ::toolhook::__private::is_catalogue_hook(#path),
+                "this constant names no hook of the built-in catalogue; for a hook your host declares itself, add `custom = true`"
+            );
+        });
+    }
+    if attrs.error_policy == Policy::Abort {
+        let at = attrs.error_policy_lit.as_ref().map_or(span, LitStr::span);
+        checks.extend(quote_spanned! {at=>
+            const _: () = ::core::assert!(
+                ::toolhook::__private::hook_allows_abort(#path),
+                "this hook cannot be aborted, so error_policy = \"abort\" is refused; use \"skip\" or \"log\""
+            );
+        });
+    }
+    if let Some(ty) = catalogue_payload(analysis) {
+        checks.extend(quote_spanned! {ty.span()=>
+            const _: () = ::core::assert!(
+                ::toolhook::__private::str_eq(<#ty as ::toolhook::__private::CataloguePayload>::HOOK, #path),
+                "this payload type belongs to another hook; take the payload type of this hook, or `HookArgs`"
+            );
+        });
+    }
+    (quote!(#path), checks)
+}
+
+/// The handler's payload type when its name is that of a catalogue payload struct.
+fn catalogue_payload(analysis: &Analysis) -> Option<&Type> {
+    analysis.params.iter().find_map(|param| match param {
+        Param::Payload { ty, hook_args: false, .. } => {
+            last_segment(ty).and_then(|name| catalogue::hook_of_payload(&name)).map(|_| &**ty)
+        }
+        _ => None,
+    })
+}
+
+/// A catalogue payload type on a hook named by a literal must be that hook's.
+fn check_payload(attrs: &HookAttrs, analysis: &Analysis, errors: &mut Errors) {
+    let (Some(HookName::Literal(_, name)), Some(ty)) = (&attrs.hook, catalogue_payload(analysis)) else { return };
+    let Some(owner) = last_segment(ty).and_then(|n| catalogue::hook_of_payload(&n)) else { return };
+    if owner.name != name {
+        let wanted = match catalogue::find(name) {
+            Some(_) => format!("take `{}` or `HookArgs`", catalogue::payload_type(name)),
+            None => "take `HookArgs` or a serde type of your own".to_owned(),
+        };
+        spanned(
+            errors,
+            ty,
+            format!("this is the payload of `{}`, but the handler subscribes to `{name}`; {wanted}", owner.name),
+        );
+    }
+}
+
 /// Checks the attribute and the signature, then generates; every mistake of both is reported.
 fn build(attr: TokenStream, fn_attrs: &[Attribute], sig: &Signature, owner: Owner<'_>) -> Result<TokenStream, Errors> {
     let mut errors = Errors::default();
@@ -510,6 +633,7 @@ fn build(attr: TokenStream, fn_attrs: &[Attribute], sig: &Signature, owner: Owne
     };
     let attrs = HookAttrs::parse(attr, empty_span, &mut errors);
     let analysis = analyze(sig, owner, attrs.mode, &mut errors);
+    check_payload(&attrs, &analysis, &mut errors);
     if !errors.is_empty() {
         return Err(errors);
     }

@@ -8,6 +8,7 @@ use proc_macro::TokenStream;
 
 mod action;
 mod attr;
+mod catalogue;
 mod command;
 mod docs;
 mod hook_handler;

@@ -324,6 +324,36 @@ pub(crate) fn wrap_expr(wrap: &Wrap, value: proc_macro2::TokenStream) -> proc_ma
 }
 
 /// The `T` of `Json<T>` in a return type (looking through `Option` and `Result`).
+/// What JSON a `Json<T>`'s `T` certainly is not an object as, judged by its tokens: `Some` with
+/// the JSON kind (`"an array"`, …) for sequences, tuples, primitives and `Option`; `None` when
+/// the tokens cannot tell (a struct, a map, an alias) and the runtime check decides.
+pub(crate) fn non_object_kind(ty: &Type) -> Option<&'static str> {
+    match ty {
+        Type::Array(_) | Type::Slice(_) => Some("an array"),
+        Type::Tuple(tuple) if tuple.elems.is_empty() => Some("null"),
+        Type::Tuple(_) => Some("an array"),
+        Type::Reference(reference) => non_object_kind(&reference.elem),
+        Type::Group(group) => non_object_kind(&group.elem),
+        Type::Paren(paren) => non_object_kind(&paren.elem),
+        Type::Path(path) if path.qself.is_none() => {
+            let last = path.path.segments.last()?;
+            match last.ident.to_string().as_str() {
+                "Vec" | "VecDeque" | "HashSet" | "BTreeSet" | "LinkedList" | "BinaryHeap" | "IndexSet" => {
+                    Some("an array")
+                }
+                "String" | "str" | "char" | "Cow" => Some("a string"),
+                "bool" => Some("a boolean"),
+                "u8" | "u16" | "u32" | "u64" | "u128" | "usize" | "i8" | "i16" | "i32" | "i64" | "i128" | "isize"
+                | "f32" | "f64" => Some("a number"),
+                "Option" => Some("null when it is `None`"),
+                "Box" | "Arc" | "Rc" => generic_types(last).first().and_then(|inner| non_object_kind(inner)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 pub(crate) fn json_output(ty: &Type) -> Option<Type> {
     let Type::Path(path) = ty else { return None };
     let last = path.path.segments.last()?;

@@ -258,6 +258,16 @@ pub(crate) fn analyze(sig: &mut Signature, owner: Owner<'_>, what: &str, errors:
         ReturnType::Type(_, ty) => {
             if signature::contains_impl_trait(ty) {
                 errors.error(ty, "a tool cannot return `impl Trait`; name a concrete type that can become a result");
+            } else if let Some(inner) = signature::json_output(ty)
+                && let Some(kind) = signature::non_object_kind(&inner)
+            {
+                errors.push(syn::Error::new_spanned(
+                    &inner,
+                    format!(
+                        "`Json<T>` is a tool's structured output, which must be a JSON object, but this is {kind}; \
+                         wrap it in a struct with a named field, or return it without `Json` as plain content"
+                    ),
+                ));
             }
             Some((**ty).clone())
         }

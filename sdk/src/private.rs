@@ -147,3 +147,98 @@ impl<P> NoPayloadSchema for &PayloadSchema<P> {
 // ---- #[plugin], #[action], #[command] -------------------------------------------------------
 
 pub use crate::plugin_registration::*;
+
+/// The catalogue hooks a handler may not abort: they fire after the fact, or where stopping
+/// would leave the host without a request or a reply.
+const NOT_ABORTABLE: [&str; 8] = [
+    crate::hooks::CHAT_COMMAND_AFTER_EXECUTE,
+    crate::hooks::SEND_SERVICE_AFTER_SEND,
+    crate::hooks::MAISAKA_PLANNER_BEFORE_REQUEST,
+    crate::hooks::MAISAKA_PLANNER_AFTER_RESPONSE,
+    crate::hooks::MAISAKA_REPLYER_BEFORE_REQUEST,
+    crate::hooks::MAISAKA_REPLYER_BEFORE_MODEL_REQUEST,
+    crate::hooks::MAISAKA_REPLYER_AFTER_RESPONSE,
+    crate::hooks::MAISAKA_REPLY_BEFORE_POST_PROCESS,
+];
+
+/// Whether two strings are equal, in const context (the macros' compile-time checks).
+pub const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const fn listed(list: &[&str], name: &str) -> bool {
+    let mut i = 0;
+    while i < list.len() {
+        if str_eq(list[i], name) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Whether `name` is a hook of the built-in catalogue (a `#[hook_handler]` naming its hook by a
+/// constant is checked with this at compile time).
+pub const fn is_catalogue_hook(name: &str) -> bool {
+    listed(&crate::hooks::ALL, name)
+}
+
+/// Whether handlers of this hook may abort it; hooks outside the catalogue are the host's to say.
+pub const fn hook_allows_abort(name: &str) -> bool {
+    !listed(&NOT_ABORTABLE, name)
+}
+
+/// Implemented by the catalogue's typed payloads: the hook each belongs to, for the compile-time
+/// check that a handler takes the payload of the hook it subscribes to.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is named like a catalogue payload but is not one",
+    note = "a handler parameter named like a `toolhook::hooks` payload struct is taken for one; rename your type"
+)]
+pub trait CataloguePayload {
+    /// The hook name.
+    const HOOK: &'static str;
+}
+
+macro_rules! catalogue_payloads {
+    ($($ty:ident),* $(,)?) => {
+        $(impl CataloguePayload for crate::hooks::payload::$ty {
+            const HOOK: &'static str = crate::hooks::payload::$ty::HOOK;
+        })*
+    };
+}
+
+catalogue_payloads!(
+    ChatReceiveBeforeProcess,
+    ChatReceiveAfterProcess,
+    ChatCommandBeforeExecute,
+    ChatCommandAfterExecute,
+    EmojiMaisakaBeforeSelect,
+    EmojiMaisakaAfterSelect,
+    EmojiRegisterAfterBuildDescription,
+    JargonExtractBeforePersist,
+    JargonInferenceBeforeFinalize,
+    ExpressionSelectBeforeSelect,
+    ExpressionSelectAfterSelection,
+    ExpressionLearnAfterExtract,
+    ExpressionLearnBeforeUpsert,
+    SendServiceAfterBuildMessage,
+    SendServiceBeforeSend,
+    SendServiceAfterSend,
+    MaisakaPlannerBeforeRequest,
+    MaisakaPlannerAfterResponse,
+    MaisakaReplyerBeforeRequest,
+    MaisakaReplyerBeforeModelRequest,
+    MaisakaReplyerAfterResponse,
+    MaisakaReplyBeforePostProcess,
+);

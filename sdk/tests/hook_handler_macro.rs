@@ -66,12 +66,12 @@ struct Text {
     text: String,
 }
 
-#[hook_handler("demo.typed", order = "early")]
+#[hook_handler("demo.typed", custom = true, order = "early")]
 async fn shout(payload: Text) -> HookOutcome<Text> {
     HookOutcome::modify(Text { text: payload.text.to_uppercase() })
 }
 
-#[hook_handler("demo.typed")]
+#[hook_handler("demo.typed", custom = true)]
 async fn typed_by_ref(ctx: HookContext, payload: &Text) -> Result<HookOutcome<Text>, String> {
     if payload.text.is_empty() {
         return Err(format!("  {} got an empty text\n", ctx.handler_name()));
@@ -86,7 +86,7 @@ struct NoSchema {
     n: i64,
 }
 
-#[hook_handler("demo.typed")]
+#[hook_handler("demo.typed", custom = true)]
 async fn no_schema(payload: NoSchema) -> HookOutcome<NoSchema> {
     HookOutcome::abort_with(NoSchema { n: payload.n + 1 })
 }
@@ -105,12 +105,12 @@ impl fmt::Display for Oops {
     }
 }
 
-#[hook_handler("demo.observe", mode = "observe", error_policy = "log")]
+#[hook_handler("demo.observe", custom = true, mode = "observe", error_policy = "log")]
 async fn watcher(args: &HookArgs) -> Result<(), Oops> {
     if args.contains_key("fail") { Err(Oops) } else { Ok(()) }
 }
 
-#[hook_handler("demo.observe", mode = "observe")]
+#[hook_handler("demo.observe", custom = true, mode = "observe")]
 async fn unit_watcher(_: HookArgs, _ctx: HookContext) {}
 
 // ---- what is registered ------------------------------------------------------------------------

@@ -1531,6 +1531,15 @@ mod tests {
     }
 
     #[test]
+    fn the_compile_time_checks_know_every_hook_and_which_may_be_aborted() {
+        for hook in &CATALOGUE {
+            assert!(toolhook::__private::is_catalogue_hook(hook.name), "{}", hook.name);
+            assert_eq!(toolhook::__private::hook_allows_abort(hook.name), hook.allow_abort, "{}", hook.name);
+        }
+        assert!(!toolhook::__private::is_catalogue_hook("chat.receive"));
+    }
+
+    #[test]
     fn spec_examples() {
         let after_send = hook("send_service.after_send");
         assert_eq!(after_send.default_timeout_ms, 5000);

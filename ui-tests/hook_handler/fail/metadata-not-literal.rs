@@ -3,10 +3,10 @@ use toolhook::hooks::HookArgs;
 
 const TEAM: &str = "core";
 
-#[hook_handler("a.b", metadata(team = TEAM, tags = ["a"], ok = 1))]
+#[hook_handler("chat.receive.before_process", metadata(team = TEAM, tags = ["a"], ok = 1))]
 async fn not_literals(_args: HookArgs) {}
 
-#[hook_handler("a.b", metadata = "team")]
+#[hook_handler("chat.receive.before_process", metadata = "team")]
 async fn not_a_list(_args: HookArgs) {}
 
 fn main() {}

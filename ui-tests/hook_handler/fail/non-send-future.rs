@@ -4,7 +4,7 @@ use toolhook::hooks::HookArgs;
 
 async fn pause() {}
 
-#[hook_handler("a.b")]
+#[hook_handler("chat.receive.before_process")]
 async fn holds_an_rc(args: HookArgs) {
     let shared = Rc::new(args);
     pause().await;

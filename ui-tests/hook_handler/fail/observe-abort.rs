@@ -1,7 +1,7 @@
 use toolhook::hook_handler;
 use toolhook::hooks::HookArgs;
 
-#[hook_handler("a.b", mode = "observe", error_policy = "abort")]
+#[hook_handler("chat.receive.before_process", mode = "observe", error_policy = "abort")]
 async fn watcher(_args: HookArgs) {}
 
 fn main() {}

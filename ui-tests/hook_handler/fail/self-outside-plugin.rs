@@ -4,7 +4,7 @@ use toolhook::hooks::HookArgs;
 struct Filter;
 
 impl Filter {
-    #[hook_handler("a.b")]
+    #[hook_handler("chat.receive.before_process")]
     async fn filter(&self, _args: HookArgs) {}
 }
 

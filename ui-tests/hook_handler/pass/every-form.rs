@@ -34,13 +34,13 @@ async fn every_key(args: &HookArgs, ctx: &HookContext) -> HookOutcome {
     HookOutcome::modify(args.clone())
 }
 
-#[hook_handler("demo.typed", order = "late", timeout_ms = 4294967295)]
+#[hook_handler("demo.typed", custom = true, order = "late", timeout_ms = 4294967295)]
 async fn typed(ctx: HookContext, payload: Text) -> Result<HookOutcome<Text>, MyError> {
     let _ = ctx;
     Ok(HookOutcome::abort_with(payload))
 }
 
-#[hook_handler("demo.typed", error_policy = "log")]
+#[hook_handler("demo.typed", custom = true, error_policy = "log")]
 async fn typed_by_ref(payload: &Text) -> Result<(), String> {
     if payload.text.is_empty() { Err("empty".into()) } else { Ok(()) }
 }
@@ -51,26 +51,26 @@ async fn catalogue(mut payload: SendServiceBeforeSend) -> MyResult<HookOutcome<S
     Ok(HookOutcome::modify(payload))
 }
 
-#[hook_handler("demo.observe", mode = "observe", order = "early", error_policy = "skip")]
+#[hook_handler("demo.observe", custom = true, mode = "observe", order = "early", error_policy = "skip")]
 async fn observer(_: HookArgs, _ctx: HookContext) {}
 
-#[hook_handler("demo.observe", mode = "observe")]
+#[hook_handler("demo.observe", custom = true, mode = "observe")]
 async fn observer_result(args: &HookArgs) -> Result<(), MyError> {
     if args.is_empty() { Err(MyError) } else { Ok(()) }
 }
 
-#[hook_handler("demo.observe", mode = "observe")]
+#[hook_handler("demo.observe", custom = true, mode = "observe")]
 async fn observer_alias(payload: Text) -> Unit {
     let _ = payload.text;
 }
 
-#[hook_handler("demo.observe", mode = "observe")]
+#[hook_handler("demo.observe", custom = true, mode = "observe")]
 async fn observer_result_alias(payload: Text) -> MyResult<()> {
     let _ = payload.text;
     Ok(())
 }
 
-#[hook_handler(r"demo.raw", name = r"raw_name")]
+#[hook_handler(r"demo.raw", custom = true, name = r"raw_name")]
 async fn r#raw(args: HookArgs) -> HookOutcome<HookArgs> {
     HookOutcome::proceed().with_custom_result(args.len())
 }
