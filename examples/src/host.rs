@@ -6,8 +6,8 @@ use toolhook::{Locale, ToolExecutionContext};
 use toolhook_runtime::hooks::{HookDispatcher, HookSpecRegistry};
 use toolhook_runtime::mcp::{McpServer, McpServerError};
 use toolhook_runtime::{
-    BuiltinToolProvider, DeferredTools, HostClassification, LoadOutcome, MemoryConfigSource, PluginHost,
-    RegistryConfig, ToolRegistry,
+    BuiltinToolProvider, DeferredTools, HostClassification, LoadReport, MemoryConfigSource, PluginHost, RegistryConfig,
+    ToolRegistry,
 };
 
 /// Everything the demo host holds.
@@ -24,7 +24,7 @@ pub struct DemoHost {
     /// The chat the demo plays in.
     pub context: ToolExecutionContext,
     /// How each plugin loaded.
-    pub outcomes: Vec<LoadOutcome>,
+    pub outcomes: LoadReport,
 }
 
 impl DemoHost {

@@ -25,7 +25,8 @@ async fn host(max_per_user: usize) -> (PluginHost, ToolRegistry) {
         .registry(&registry)
         .config_source(source)
         .build();
-    host.load_all().await;
+    // Each test looks at the plugin's state itself: some configs are meant to fail.
+    let _report = host.load_all().await;
     (host, registry)
 }
 

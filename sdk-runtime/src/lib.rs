@@ -183,8 +183,8 @@ pub use hooks::{
 };
 pub use plugins::{
     BoxError, CollectedPlugin, CollectedTool, ConfigError, ConfigSource, ConfigUpdateError, HostClassification,
-    LoadOutcome, MemoryConfigSource, NormalisedConfig, PluginHost, PluginHostBuilder, PluginProblem, PluginSet,
-    PluginState, normalise, rebuild,
+    LoadError, LoadOutcome, LoadReport, MemoryConfigSource, NormalisedConfig, PluginHost, PluginHostBuilder,
+    PluginProblem, PluginSet, PluginState, normalise, rebuild,
 };
 pub use provider::blocking::{BlockingLimits, StuckCall};
 pub use provider::builtin::{BuiltinTool, BuiltinToolProvider, ChatScopeFilter, PhaseFilter};

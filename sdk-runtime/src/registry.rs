@@ -495,7 +495,11 @@ impl ToolRegistry {
         };
         let Some(route) = routes.get(&requested) else {
             tracing::debug!(tool = %shown(&requested), "tool not found, not available or denied in this context");
-            let text = not_found(&requested, locale);
+            let reason = self.snapshot().entries.iter().find_map(|e| e.provider.unavailable_reason(&requested));
+            let text = match reason {
+                Some(reason) => not_found_because(&requested, &reason, locale),
+                None => not_found(&requested, locale),
+            };
             return (ToolExecutionResult::failure(requested, text), None);
         };
         let found = Some(route.listed.clone());
@@ -720,6 +724,15 @@ pub(crate) fn not_found(name: &str, locale: Locale) -> String {
     match locale {
         Locale::En => format!("Tool not found: {name}"),
         Locale::ZhHans => format!("未找到工具：{name}"),
+    }
+}
+
+/// `Tool not found: {name} ({reason})`: a tool that was declared but failed to load.
+pub(crate) fn not_found_because(name: &str, reason: &str, locale: Locale) -> String {
+    let name = shown(name);
+    match locale {
+        Locale::En => format!("Tool not found: {name} ({reason})"),
+        Locale::ZhHans => format!("未找到工具：{name}（{reason}）"),
     }
 }
 

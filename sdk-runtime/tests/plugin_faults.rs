@@ -90,8 +90,8 @@ async fn an_on_load_that_never_returns_fails_the_plugin_and_withdraws_its_tools(
     let registry = ToolRegistry::default();
     let host = host_of(&["acme.hangs"], &registry, Duration::from_secs(5));
     let outcomes = host.load_all().await;
-    assert_eq!(outcomes[0].state, PluginState::Failed);
-    assert_eq!(outcomes[0].reason.as_deref(), Some("on_load did not finish within 5000 ms"));
+    assert_eq!(outcomes.outcomes()[0].state, PluginState::Failed);
+    assert_eq!(outcomes.outcomes()[0].reason.as_deref(), Some("on_load did not finish within 5000 ms"));
     assert!(!registry.has_tool("hang_probe", None).await);
     host.shutdown().await;
 }
@@ -114,7 +114,7 @@ async fn shutdown_completes_although_an_on_unload_never_returns() {
     let _serial = SERIAL.lock().await;
     let registry = ToolRegistry::default();
     let host = host_of(&["acme.never_unloads"], &registry, Duration::from_secs(2));
-    assert_eq!(host.load_all().await[0].state, PluginState::Loaded);
+    assert_eq!(host.load_all().await.outcomes()[0].state, PluginState::Loaded);
     let started = tokio::time::Instant::now();
     host.shutdown().await;
     assert_eq!(started.elapsed(), Duration::from_secs(2));
@@ -131,7 +131,7 @@ async fn a_stuck_sync_tool_takes_only_its_own_slots_and_is_reported() {
         .registry(&registry)
         .blocking_limits(BlockingLimits::default().per_tool(2).per_plugin(4))
         .build();
-    assert_eq!(host.load_all().await[0].state, PluginState::Loaded);
+    assert_eq!(host.load_all().await.outcomes()[0].state, PluginState::Loaded);
 
     let stalls: Vec<_> = (0..20)
         .map(|_| {
@@ -170,7 +170,8 @@ async fn plugin_enabled_must_be_a_boolean() {
             .registry(&registry)
             .config_source(source.clone())
             .build();
-        let outcome = &host.load_all().await[0];
+        let report = host.load_all().await;
+        let outcome = &report.outcomes()[0];
         assert_eq!(outcome.state, PluginState::Failed, "{stored} must not enable the plugin");
         assert_eq!(
             outcome.reason.as_deref(),

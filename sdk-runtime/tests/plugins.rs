@@ -126,7 +126,7 @@ async fn a_loaded_plugin_serves_its_tools_and_hook_handlers_on_one_instance() {
     let dispatcher = HookDispatcher::new();
     let host = host(&["acme.weather"], &registry, &dispatcher);
     let outcomes = host.load_all().await;
-    assert_eq!(outcomes[0].state, PluginState::Loaded, "{outcomes:?}");
+    assert_eq!(outcomes.outcomes()[0].state, PluginState::Loaded, "{outcomes:?}");
     let result = registry.invoke(ToolInvocation::new("forecast", r#"{"city":"Oslo"}"#), None).await;
     assert_eq!(result.content, "Oslo: sunny (loaded 1 time(s))");
     assert_eq!(result.metadata["plugin_id"], "acme.weather");
@@ -184,7 +184,7 @@ async fn components_run_only_after_on_load_succeeded() {
     assert_eq!(hooked.errors, ["HookHandler acme.slow.slow_hook failed: plugin acme.slow is not loaded"]);
     GATE.notify_one();
     let outcomes = loading.await.unwrap();
-    assert_eq!(outcomes[0].state, PluginState::Loaded);
+    assert_eq!(outcomes.outcomes()[0].state, PluginState::Loaded);
     assert_eq!(registry.invoke(ToolInvocation::new("slow_tool", ""), None).await.content, "ran");
     let hooked = dispatcher.invoke_with("chat.receive.before_process", &json!({"message": {}})).await.unwrap();
     assert!(hooked.errors.is_empty(), "{hooked:?}");
@@ -214,11 +214,11 @@ async fn a_failed_on_load_takes_the_plugin_out_and_never_unloads_it() {
     let dispatcher = HookDispatcher::new();
     let host = host(&["acme.broken"], &registry, &dispatcher);
     let outcomes = host.load_all().await;
-    assert_eq!(outcomes[0].state, PluginState::Failed);
-    assert_eq!(outcomes[0].reason.as_deref(), Some("no key"));
+    assert_eq!(outcomes.outcomes()[0].state, PluginState::Failed);
+    assert_eq!(outcomes.outcomes()[0].reason.as_deref(), Some("no key"));
     assert!(registry.list_tools(None).await.is_empty());
     let result = registry.invoke(ToolInvocation::new("broken_forecast", ""), None).await;
-    assert_eq!(result.error_message, "Tool not found: broken_forecast");
+    assert_eq!(result.error_message, "Tool not found: broken_forecast (plugin acme.broken failed to load: no key)");
     host.shutdown().await;
     assert!(events_of("acme.broken on_unload").is_empty());
 }
@@ -235,26 +235,29 @@ impl Lost {
     #[tool]
     async fn lost_tool(&self) {}
 
-    #[hook_handler("no.such.hook")]
+    #[hook_handler("no.such.hook", custom = true)]
     async fn lost_hook(&self, args: HookArgs) {
         let _ = args;
     }
 }
 
 #[tokio::test]
-async fn a_rejected_handler_batch_fails_the_plugin_before_on_load() {
+async fn a_rejected_handler_is_left_out_loudly_and_its_plugin_still_loads() {
     let _serial = SERIAL.lock().await;
     let registry = ToolRegistry::default();
     let dispatcher = HookDispatcher::new();
     let host = host(&["acme.lost"], &registry, &dispatcher);
-    let outcomes = host.load_all().await;
-    assert_eq!(outcomes[0].state, PluginState::Failed);
-    assert_eq!(
-        outcomes[0].reason.as_deref(),
-        Some("HookHandler acme.lost.lost_hook subscribes to unregistered hook: no.such.hook")
-    );
-    assert!(registry.list_tools(None).await.is_empty());
-    assert!(events_of("acme.lost on_load").is_empty());
+    let report = host.load_all().await;
+    assert_eq!(report.outcomes()[0].state, PluginState::Loaded);
+    let problem = &report.problems()[0];
+    assert_eq!(problem.component.as_deref(), Some("hook handler lost_hook"));
+    assert_eq!(problem.message, "HookHandler acme.lost.lost_hook subscribes to unregistered hook: no.such.hook");
+    let error = report.into_result().unwrap_err().to_string();
+    assert!(error.contains("plugin acme.lost, hook handler lost_hook (left out)"), "{error}");
+    let names: Vec<String> = registry.list_tools(None).await.iter().map(|t| t.name().to_owned()).collect();
+    assert_eq!(names, ["lost_tool"], "its sibling tool is served");
+    assert_eq!(events_of("acme.lost on_load").len(), 1);
+    host.shutdown().await;
 }
 
 #[tokio::test]
@@ -266,7 +269,7 @@ async fn unload_and_shutdown_run_on_unload_in_reverse_load_order() {
     let host =
         PluginHost::builder().plugins(set).registry(&registry).dispatcher(&dispatcher).builtin(["zz.core"]).build();
     let outcomes = host.load_all().await;
-    let order: Vec<&str> = outcomes.iter().map(|o| o.plugin_id.as_str()).collect();
+    let order: Vec<&str> = outcomes.outcomes().iter().map(|o| o.plugin_id.as_str()).collect();
     assert_eq!(order, ["zz.core", "aa.ext", "acme.weather"], "built-in first, then by id");
     let unloads = events_of("acme.weather on_unload").len();
     registry.close().await.unwrap();
@@ -326,7 +329,7 @@ async fn built_in_plugins_run_first_within_a_hook_slot() {
     let set = PluginSet::collect().only(["zz.core", "aa.ext"]);
     let host =
         PluginHost::builder().plugins(set).registry(&registry).dispatcher(&dispatcher).builtin(["zz.core"]).build();
-    host.load_all().await;
+    assert!(host.load_all().await.is_clean());
     let result = dispatcher.invoke_with("chat.receive.before_process", &json!({"message": {}})).await.unwrap();
     assert_eq!(result.kwargs.get("order"), Some(&json!("zz.core aa.ext ")));
 }
@@ -357,23 +360,35 @@ impl Twice {
     async fn first(&self) {}
     #[tool(name = "lookup")]
     async fn second(&self) {}
+    #[tool]
+    async fn sibling(&self) {}
 }
 
 #[tokio::test]
-async fn duplicate_plugin_ids_and_tool_names_fail_only_their_plugin() {
+async fn a_duplicate_plugin_id_fails_its_plugins_and_a_duplicate_tool_only_itself() {
     let _serial = SERIAL.lock().await;
     let set = PluginSet::collect();
     assert_eq!(set.get("dup.id").unwrap().problems(), ["duplicate plugin id dup.id"]);
-    assert_eq!(set.get("twice.tools").unwrap().problems(), ["duplicate tool lookup in plugin twice.tools"]);
+    let twice = set.get("twice.tools").unwrap();
+    assert!(twice.problems().is_empty());
+    let left_out: Vec<(Option<&str>, &str)> =
+        twice.left_out().iter().map(|p| (p.component.as_deref(), p.message.as_str())).collect();
+    assert_eq!(left_out, [(Some("tool lookup"), "duplicate tool lookup in plugin twice.tools")]);
     let registry = ToolRegistry::default();
     let dispatcher = HookDispatcher::new();
     let host = host(&["dup.id", "twice.tools", "zz.core"], &registry, &dispatcher);
-    let outcomes = host.load_all().await;
-    let states: Vec<(&str, PluginState)> = outcomes.iter().map(|o| (o.plugin_id.as_str(), o.state)).collect();
+    let report = host.load_all().await;
+    let states: Vec<(&str, PluginState)> = report.outcomes().iter().map(|o| (o.plugin_id.as_str(), o.state)).collect();
     assert_eq!(
         states,
-        [("dup.id", PluginState::Failed), ("twice.tools", PluginState::Failed), ("zz.core", PluginState::Loaded)]
+        [("dup.id", PluginState::Failed), ("twice.tools", PluginState::Loaded), ("zz.core", PluginState::Loaded)]
     );
+    assert_eq!(report.problems().len(), 2, "{:?}", report.problems());
+    let sibling = registry.invoke(ToolInvocation::new("sibling", ""), None).await;
+    assert!(sibling.success, "{}", sibling.error_message);
+    let lookup = registry.invoke(ToolInvocation::new("lookup", ""), None).await;
+    assert_eq!(lookup.error_message, "Tool not found: lookup (duplicate tool lookup in plugin twice.tools)");
+    host.shutdown().await;
 }
 
 // ---- config -----------------------------------------------------------------------------------------
@@ -467,7 +482,7 @@ async fn a_disabled_plugin_registers_nothing() {
         .dispatcher(&dispatcher)
         .config_source(source)
         .build();
-    assert_eq!(host.load_all().await[0].state, PluginState::Disabled);
+    assert_eq!(host.load_all().await.outcomes()[0].state, PluginState::Disabled);
     assert!(registry.list_tools(None).await.is_empty());
 }
 
@@ -483,7 +498,7 @@ async fn config_updates_are_validated_stored_and_announced() {
         .dispatcher(&dispatcher)
         .config_source(source.clone())
         .build();
-    host.load_all().await;
+    assert!(host.load_all().await.is_clean());
     use toolhook_runtime::ConfigSource as _;
     assert!(source.load("acme.weather").unwrap().is_some(), "the normalised defaults are stored");
     let before = events_of("acme.weather on_config_update").len();
@@ -524,7 +539,7 @@ async fn free_fns_form_the_packages_default_plugin_loaded_at_once() {
     let registry = ToolRegistry::new(RegistryConfig::default());
     let dispatcher = HookDispatcher::new();
     let host = host(&[env!("CARGO_PKG_NAME")], &registry, &dispatcher);
-    assert_eq!(host.load_all().await[0].state, PluginState::Loaded);
+    assert_eq!(host.load_all().await.outcomes()[0].state, PluginState::Loaded);
     assert_eq!(registry.invoke(ToolInvocation::new("ping", ""), None).await.content, "pong");
 }
 

@@ -327,6 +327,37 @@ impl HookDispatcher {
 
     // ---- registration ------------------------------------------------------------------
 
+    /// Checks one handler as [`register_plugin`](Self::register_plugin) would, without
+    /// registering it: its options, and (when hooks are validated) that its hook is registered
+    /// and allows its mode and error policy. The plugin host uses it to leave out only the
+    /// handlers that fail.
+    pub fn check_handler(&self, plugin_id: &str, entry: &HookHandlerEntry) -> Result<(), HookError> {
+        let error = |kind| HookError::new(kind, self.inner.locale);
+        if let Some(problem) = entry.value_problem() {
+            return Err(error(problem));
+        }
+        if !self.inner.validate_hooks {
+            return Ok(());
+        }
+        let full_name = format!("{plugin_id}.{}", entry.name);
+        let hook = entry.hook.trim().to_owned();
+        let Some(spec) = self.inner.specs.get_shared(&hook) else {
+            return Err(error(HookErrorKind::UnregisteredHook { handler: full_name, hook }));
+        };
+        match entry.mode {
+            Ok(HookMode::Blocking) if !spec.allow_blocking => {
+                Err(error(HookErrorKind::BlockingNotAllowed { handler: full_name, hook }))
+            }
+            Ok(HookMode::Observe) if !spec.allow_observe => {
+                Err(error(HookErrorKind::ObserveNotAllowed { handler: full_name, hook }))
+            }
+            _ if entry.error_policy == Ok(ErrorPolicy::Abort) && !spec.allow_abort => {
+                Err(error(HookErrorKind::AbortNotAllowed { handler: full_name, hook }))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Registers a plugin's handlers as one batch, replacing its previous ones.
     ///
     /// The whole batch is checked first; the first problem (entries in order; per entry its
@@ -339,9 +370,9 @@ impl HookDispatcher {
         source: Source,
         entries: Vec<HookHandlerEntry>,
     ) -> Result<(), HookError> {
-        let error = |kind| HookError::new(kind, self.inner.locale);
         let mut seen: HashSet<String> = HashSet::new();
         for entry in &entries {
+            let error = |kind| HookError::new(kind, self.inner.locale);
             if let Some(problem) = entry.value_problem() {
                 return Err(error(problem));
             }
@@ -349,25 +380,7 @@ impl HookDispatcher {
             if !seen.insert(full_name.clone()) {
                 return Err(error(HookErrorKind::DuplicateHandler(full_name)));
             }
-            if !self.inner.validate_hooks {
-                continue;
-            }
-            let hook = entry.hook.trim().to_owned();
-            let Some(spec) = self.inner.specs.get_shared(&hook) else {
-                return Err(error(HookErrorKind::UnregisteredHook { handler: full_name, hook }));
-            };
-            match entry.mode {
-                Ok(HookMode::Blocking) if !spec.allow_blocking => {
-                    return Err(error(HookErrorKind::BlockingNotAllowed { handler: full_name, hook }));
-                }
-                Ok(HookMode::Observe) if !spec.allow_observe => {
-                    return Err(error(HookErrorKind::ObserveNotAllowed { handler: full_name, hook }));
-                }
-                _ => {}
-            }
-            if entry.error_policy == Ok(ErrorPolicy::Abort) && !spec.allow_abort {
-                return Err(error(HookErrorKind::AbortNotAllowed { handler: full_name, hook }));
-            }
+            self.check_handler(plugin_id, entry)?;
         }
 
         let mut state = self.write_state();

@@ -3,7 +3,8 @@
 
 use super::classification::HostClassification;
 use super::config::{ConfigError, ConfigSource, normalise};
-use super::set::{CollectedPlugin, PluginSet};
+use super::load_report::{LoadOutcome, LoadReport};
+use super::set::{CollectedPlugin, PluginProblem, PluginSet};
 use super::state::PluginState;
 use crate::guard::{self, Guarded, panic_message};
 use crate::hooks::{HookDispatcher, HookHandlerEntry};
@@ -17,17 +18,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use toolhook::__private::Instance;
 use toolhook::{ConfigScope, Locale, PluginContext, Services};
-
-/// One plugin's outcome of [`PluginHost::load_all`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LoadOutcome {
-    /// The plugin.
-    pub plugin_id: String,
-    /// Its state after loading.
-    pub state: PluginState,
-    /// Why it failed or is disabled.
-    pub reason: Option<String>,
-}
 
 /// Why a config update was refused or failed.
 #[derive(Debug, thiserror::Error)]
@@ -68,6 +58,8 @@ struct HostInner {
     table: Arc<PluginTable>,
     runtime: Mutex<HashMap<String, Runtime>>,
     load_order: Mutex<Vec<String>>,
+    /// Problems found while loading (handlers left out, plugins failed), until `load_all` reports them.
+    load_problems: Mutex<Vec<PluginProblem>>,
     /// Lifecycle calls of one plugin never overlap.
     lifecycle: tokio::sync::Mutex<()>,
 }
@@ -83,7 +75,9 @@ struct HostInner {
 /// let registry = ToolRegistry::default();
 /// let dispatcher = HookDispatcher::builder().validate_hooks(false).build();
 /// let host = PluginHost::builder().plugins(PluginSet::collect()).registry(&registry).dispatcher(&dispatcher).build();
-/// for outcome in host.load_all().await {
+/// let report = host.load_all().await;
+/// assert!(report.is_clean(), "{:?}", report.problems());
+/// for outcome in &report {
 ///     assert_ne!(outcome.state, PluginState::Failed, "{outcome:?}");
 /// }
 /// host.shutdown().await;
@@ -187,8 +181,23 @@ impl PluginHostBuilder {
         let table = Arc::new(PluginTable::new(self.blocking));
         registry.register_provider(PluginToolProvider::with_table(table.clone()));
         let set = self.set.unwrap_or_else(PluginSet::collect);
+        for problem in set.problems() {
+            problem.log();
+        }
         let mut runtime = HashMap::new();
         for plugin in set.plugins() {
+            for tool in plugin.tools() {
+                table.set_unavailable([tool.name()], set.why_not_served(tool.name()).as_deref());
+            }
+            for problem in plugin.left_out() {
+                if let Some(tool) = problem
+                    .component
+                    .as_deref()
+                    .and_then(|c| c.strip_prefix("tool ").or_else(|| c.strip_prefix("action ")))
+                {
+                    table.set_unavailable([tool], Some(&problem.message));
+                }
+            }
             let (state, reason) = if plugin.problems().is_empty() {
                 (PluginState::Registered, None)
             } else {
@@ -209,6 +218,7 @@ impl PluginHostBuilder {
                 table,
                 runtime: Mutex::new(runtime),
                 load_order: Mutex::new(Vec::new()),
+                load_problems: Mutex::new(Vec::new()),
                 lifecycle: tokio::sync::Mutex::new(()),
             }),
         }
@@ -268,9 +278,13 @@ impl PluginHost {
         });
     }
 
-    /// Loads every plugin, one at a time, built-in first, then by id. A failing
-    /// plugin never stops the others.
-    pub async fn load_all(&self) -> Vec<LoadOutcome> {
+    /// Loads every plugin, one at a time, built-in first, then by id. A failing plugin never
+    /// stops the others, and a faulty component (a hook handler whose hook is not registered,
+    /// say) is left out without failing its plugin.
+    ///
+    /// The report lists every problem — also logged through `tracing` — and must be looked at:
+    /// [`LoadReport::into_result`] turns any problem into an error.
+    pub async fn load_all(&self) -> LoadReport {
         let mut order: Vec<&CollectedPlugin> = self.inner.set.plugins().collect();
         order.sort_by_key(|p| (self.inner.classification.classify(p.id()), p.id().to_owned()));
         let mut outcomes = Vec::new();
@@ -286,7 +300,9 @@ impl PluginHost {
                 reason: self.reason(plugin.id()),
             });
         }
-        outcomes
+        let mut problems = self.inner.set.problems();
+        problems.append(&mut self.inner.load_problems.lock().unwrap_or_else(|p| p.into_inner()));
+        LoadReport::new(outcomes, problems)
     }
 
     async fn load(&self, plugin: &CollectedPlugin) {
@@ -318,8 +334,20 @@ impl PluginHost {
         let instance = plugin.registration().map(|r| (r.create)());
         if let Some(dispatcher) = &self.inner.dispatcher {
             dispatcher.set_plugin_loaded(&id, plugin.is_default_plugin());
-            let entries: Vec<HookHandlerEntry> =
+            let mut entries: Vec<HookHandlerEntry> =
                 plugin.hook_handlers().iter().map(|h| HookHandlerEntry::from_declared(*h, instance.clone())).collect();
+            // A handler the dispatcher would refuse is left out; its siblings still register.
+            entries.retain(|entry| match dispatcher.check_handler(&id, entry) {
+                Ok(()) => true,
+                Err(error) => {
+                    self.problem(PluginProblem::component(
+                        &id,
+                        format!("hook handler {}", entry.name),
+                        error.message(self.inner.locale),
+                    ));
+                    false
+                }
+            });
             if !entries.is_empty()
                 && let Err(error) = dispatcher.register_plugin(&id, source, entries)
             {
@@ -355,6 +383,8 @@ impl PluginHost {
         match loaded {
             Ok(()) => {
                 self.set_state(&id, PluginState::Loaded, None);
+                let served = plugin.tools().iter().map(|t| t.name());
+                self.inner.table.set_unavailable(served, None);
                 if let Some(dispatcher) = &self.inner.dispatcher {
                     dispatcher.set_plugin_loaded(&id, true);
                 }
@@ -364,9 +394,19 @@ impl PluginHost {
         }
     }
 
+    /// Records and logs a load problem, for the next [`LoadReport`].
+    fn problem(&self, problem: PluginProblem) {
+        problem.log();
+        self.inner.load_problems.lock().unwrap_or_else(|p| p.into_inner()).push(problem);
+    }
+
     /// Marks a plugin failed and takes back everything it registered.
     fn fail(&self, id: &str, reason: String) {
-        tracing::error!(plugin = %id, %reason, "plugin failed to load");
+        self.problem(PluginProblem::plugin(id, format!("failed to load: {reason}")));
+        if let Some(plugin) = self.inner.set.get(id) {
+            let why = format!("plugin {id} failed to load: {reason}");
+            self.inner.table.set_unavailable(plugin.tools().iter().map(|t| t.name()), Some(&why));
+        }
         if let Some(dispatcher) = &self.inner.dispatcher {
             dispatcher.unregister_plugin(id);
         }

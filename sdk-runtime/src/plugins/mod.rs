@@ -3,11 +3,13 @@
 mod classification;
 mod config;
 mod host;
+mod load_report;
 mod set;
 mod state;
 
 pub use classification::HostClassification;
 pub use config::{BoxError, ConfigError, ConfigSource, MemoryConfigSource, NormalisedConfig, normalise, rebuild};
-pub use host::{ConfigUpdateError, LoadOutcome, PluginHost, PluginHostBuilder};
+pub use host::{ConfigUpdateError, PluginHost, PluginHostBuilder};
+pub use load_report::{LoadError, LoadOutcome, LoadReport};
 pub use set::{CollectedPlugin, CollectedTool, PluginProblem, PluginSet};
 pub use state::PluginState;

@@ -10,13 +10,47 @@ use toolhook::__private::{
 };
 use toolhook::{DeclaredHookHandler, DeclaredTool, ToolSpec};
 
-/// A problem found while collecting plugins; the plugin it names fails to load, the rest load.
+/// A problem found while collecting or loading plugins. With a `component`, only that component
+/// (a tool, a hook handler, a command) is left out and the rest of its plugin loads; without one,
+/// the whole plugin fails.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PluginProblem {
-    /// The plugin that fails.
+    /// The plugin it concerns.
     pub plugin_id: String,
+    /// The component left out (`tool weather`, `hook handler audit`, `command note`), or `None`
+    /// when the whole plugin fails.
+    pub component: Option<String>,
     /// What is wrong, as a sentence.
     pub message: String,
+}
+
+impl PluginProblem {
+    pub(crate) fn plugin(plugin_id: &str, message: impl Into<String>) -> Self {
+        PluginProblem { plugin_id: plugin_id.to_owned(), component: None, message: message.into() }
+    }
+
+    pub(crate) fn component(plugin_id: &str, component: String, message: impl Into<String>) -> Self {
+        PluginProblem { plugin_id: plugin_id.to_owned(), component: Some(component), message: message.into() }
+    }
+
+    /// Logs it: an error when the whole plugin fails, a warning when one component is left out.
+    pub(crate) fn log(&self) {
+        match &self.component {
+            None => tracing::error!(plugin = %self.plugin_id, problem = %self.message, "plugin cannot load"),
+            Some(component) => tracing::warn!(
+                plugin = %self.plugin_id, %component, problem = %self.message, "component left out; the rest of the plugin loads"
+            ),
+        }
+    }
+}
+
+impl std::fmt::Display for PluginProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.component {
+            None => write!(f, "plugin {}: {}", self.plugin_id, self.message),
+            Some(component) => write!(f, "plugin {}, {component} (left out): {}", self.plugin_id, self.message),
+        }
+    }
 }
 
 /// One declared tool (or legacy action) of a collected plugin, with its composed spec.
@@ -56,6 +90,8 @@ pub struct CollectedPlugin {
     handlers: Vec<DeclaredHookHandler>,
     commands: Vec<CommandSpec>,
     problems: Vec<String>,
+    /// Components left out, with why; the plugin loads without them.
+    left_out: Vec<PluginProblem>,
 }
 
 impl CollectedPlugin {
@@ -71,6 +107,7 @@ impl CollectedPlugin {
             handlers: Vec::new(),
             commands: Vec::new(),
             problems: Vec::new(),
+            left_out: Vec::new(),
         }
     }
 
@@ -78,6 +115,10 @@ impl CollectedPlugin {
         if !self.problems.contains(&message) {
             self.problems.push(message);
         }
+    }
+
+    fn leave_out(&mut self, component: String, message: String) {
+        self.left_out.push(PluginProblem::component(&self.id, component, message));
     }
 
     /// The plugin id.
@@ -131,6 +172,12 @@ impl CollectedPlugin {
         &self.problems
     }
 
+    /// Its components that are left out, and why (a tool whose spec is invalid, a duplicate, a
+    /// command that does not fit its tool): the plugin loads without them.
+    pub fn left_out(&self) -> &[PluginProblem] {
+        &self.left_out
+    }
+
     /// The JSON Schema of its config type (`#[plugin(config = …)]`), for a host UI that renders a
     /// settings form; `None` when it declares no config.
     pub fn config_schema(&self) -> Option<Value> {
@@ -178,8 +225,10 @@ impl CollectedPlugin {
 /// Every plugin linked into the program, read from `inventory` once and sorted by plugin id; each
 /// plugin's components sorted by name (link order never matters).
 ///
-/// Problems do not stop collection: each makes the affected plugin fail with a reason, and the
-/// rest load. [`problems`](Self::problems) lists them;
+/// Problems do not stop collection: a faulty component (a tool whose spec is invalid, a duplicate
+/// name, a command that does not fit its tool) is left out of its plugin, which loads without it;
+/// only what concerns the whole plugin (a duplicate plugin id, a config type that cannot be one)
+/// makes it fail. [`problems`](Self::problems) lists both;
 /// [`testing::assert_plugins_valid`](crate::testing::assert_plugins_valid) fails a test with them.
 #[derive(Clone, Debug, Default)]
 pub struct PluginSet {
@@ -234,14 +283,22 @@ impl PluginSet {
                 registration.package,
                 registration.package_version,
             );
+            let what = if registration.kind == ToolKind::LegacyAction { "action" } else { "tool" };
+            let component = format!("{what} {}", registration.name);
             match tool.spec() {
-                Ok(spec) if plugin.tools.iter().any(|t| t.name() == spec.name()) => {
-                    let what = if registration.kind == ToolKind::LegacyAction { "action" } else { "tool" };
-                    let id = plugin.id.clone();
-                    plugin.problem(format!("duplicate {what} {} in plugin {id}", spec.name()));
+                // Which copy the author meant cannot be known: every copy is left out.
+                Ok(spec)
+                    if plugin.tools.iter().any(|t| t.name() == spec.name())
+                        || plugin.left_out.iter().any(|p| p.component.as_deref() == Some(&component)) =>
+                {
+                    plugin.tools.retain(|t| t.name() != spec.name());
+                    let message = format!("duplicate {what} {} in plugin {}", spec.name(), plugin.id);
+                    if !plugin.left_out.iter().any(|p| p.message == message) {
+                        plugin.leave_out(component, message);
+                    }
                 }
                 Ok(spec) => plugin.tools.push(CollectedTool { registration, spec }),
-                Err(error) => plugin.problem(format!("{error} (declared at {})", registration.location)),
+                Err(error) => plugin.leave_out(component, format!("{error} (declared at {})", registration.location)),
             }
         }
         for handler in DeclaredHookHandler::all() {
@@ -254,7 +311,9 @@ impl PluginSet {
                 registration.package_version,
             );
             if plugin.handlers.iter().any(|h| h.name() == handler.name()) {
-                plugin.problem(format!("duplicate HookHandler {}", handler.full_name()));
+                let message =
+                    format!("duplicate HookHandler {} (declared at {})", handler.full_name(), registration.location);
+                plugin.leave_out(format!("hook handler {}", handler.name()), message);
             } else {
                 plugin.handlers.push(handler);
             }
@@ -267,7 +326,10 @@ impl PluginSet {
             let Some(tool) = plugin.tools.iter().find(|t| t.name() == command.tool) else { continue };
             match CommandSpec::from_registration(tool.spec(), command) {
                 Ok(spec) => plugin.commands.push(spec),
-                Err(error) => plugin.problem(error.to_string()),
+                Err(error) => plugin.leave_out(
+                    format!("command {}", command.tool),
+                    format!("{error} (declared at {})", command.location),
+                ),
             }
         }
         for plugin in plugins.values_mut() {
@@ -310,12 +372,33 @@ impl PluginSet {
         self.plugins.get(id)
     }
 
-    /// Every problem found, plugin by plugin.
+    /// Every problem found, plugin by plugin: those that fail a whole plugin, then its
+    /// components left out.
     pub fn problems(&self) -> Vec<PluginProblem> {
         self.plugins
             .values()
-            .flat_map(|p| p.problems.iter().map(|m| PluginProblem { plugin_id: p.id.clone(), message: m.clone() }))
+            .flat_map(|p| {
+                p.problems.iter().map(|m| PluginProblem::plugin(&p.id, m.clone())).chain(p.left_out.iter().cloned())
+            })
             .collect()
+    }
+
+    /// Why a tool declared in this program is not served: its own spec or command is faulty, or
+    /// its plugin cannot load. `None` for a tool that is fine, or that no plugin declares.
+    pub(crate) fn why_not_served(&self, tool: &str) -> Option<String> {
+        self.plugins.values().find_map(|p| {
+            let declared = p.tools.iter().any(|t| t.name() == tool);
+            if declared && !p.problems.is_empty() {
+                return Some(format!("plugin {} cannot load: {}", p.id, p.problems.join("; ")));
+            }
+            p.left_out
+                .iter()
+                .find(|problem| {
+                    let component = problem.component.as_deref().unwrap_or_default();
+                    component.strip_prefix("tool ").or_else(|| component.strip_prefix("action ")) == Some(tool)
+                })
+                .map(|problem| problem.message.clone())
+        })
     }
 
     /// Every declared command, sorted by name.

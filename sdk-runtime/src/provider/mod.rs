@@ -84,6 +84,14 @@ pub trait ToolProvider: Send + Sync + 'static {
         ContextParts::ALL
     }
 
+    /// Why a tool this provider declares is not offered — it failed to load, say — or `None`.
+    /// The registry quotes it in its `Tool not found` answer, so a tool that was declared but
+    /// failed is never just missing. Default: `None`.
+    fn unavailable_reason(&self, tool: &str) -> Option<String> {
+        let _ = tool;
+        None
+    }
+
     /// Called when the provider is registered with a registry: keep the link to tell the registry
     /// when the tool list changes, or to reach the registry (the built-in `tool_search` lists the
     /// deferred tools through it). Default: the list never changes.

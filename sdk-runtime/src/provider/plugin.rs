@@ -44,6 +44,8 @@ impl std::fmt::Debug for PluginToolProvider {
 #[derive(Default)]
 pub(crate) struct PluginTable {
     plugins: RwLock<Vec<PluginTools>>,
+    /// Tools declared in the program but not served, and why (set by the plugin host).
+    unavailable: RwLock<HashMap<String, String>>,
     link: OnceLock<RegistryLink>,
     pub(crate) blocking: Arc<BlockingCalls>,
 }
@@ -93,6 +95,17 @@ pub(crate) struct BlockingSlots {
 impl PluginTable {
     pub(crate) fn new(limits: BlockingLimits) -> Self {
         PluginTable { blocking: Arc::new(BlockingCalls::new(limits)), ..Default::default() }
+    }
+
+    /// Records why these tools are not served (`None`: they are again).
+    pub(crate) fn set_unavailable<'a>(&self, tools: impl IntoIterator<Item = &'a str>, reason: Option<&str>) {
+        let mut unavailable = self.unavailable.write().unwrap_or_else(|p| p.into_inner());
+        for tool in tools {
+            match reason {
+                Some(reason) => unavailable.insert(tool.to_owned(), reason.to_owned()),
+                None => unavailable.remove(tool),
+            };
+        }
     }
 
     pub(crate) fn read(&self) -> std::sync::RwLockReadGuard<'_, Vec<PluginTools>> {
@@ -158,6 +171,10 @@ impl ToolProvider for PluginToolProvider {
 
     fn listing_depends_on(&self) -> ContextParts {
         ContextParts::NONE
+    }
+
+    fn unavailable_reason(&self, tool: &str) -> Option<String> {
+        self.table.unavailable.read().unwrap_or_else(|p| p.into_inner()).get(tool).cloned()
     }
 
     fn attach(&self, link: RegistryLink) {
