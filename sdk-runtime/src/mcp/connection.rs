@@ -98,7 +98,14 @@ struct InFlight {
     /// reports can arrive out of order: a value that does not increase is a late one and dropped,
     /// and the lock, held while the caller is told, keeps what it hears in order.
     progress: Arc<tokio::sync::Mutex<f64>>,
+    /// When its answer came. rmcp hands each notification to its own task, so a progress report
+    /// or a log message the server sent before its answer can be handled after it: a finished
+    /// call is kept for [`LATE_NOTICES`] so that they still reach its caller.
+    finished: Option<Instant>,
 }
+
+/// How long a finished call still takes the notifications sent before its answer.
+const LATE_NOTICES: Duration = Duration::from_secs(2);
 
 /// Makes the specs of a server's tools (the provider's rules).
 pub(crate) type SpecMaker = dyn Fn(&str, &rmcp::model::Tool) -> Option<ToolSpec> + Send + Sync;
@@ -406,7 +413,9 @@ impl Connection {
     /// Waits until no call of an earlier generation is in flight (at most [`DRAIN`]).
     async fn drain(&self, generation: u64) {
         let until = Instant::now() + DRAIN;
-        while Instant::now() < until && self.calls().values().any(|c| c.generation <= generation) {
+        while Instant::now() < until
+            && self.calls().values().any(|c| c.generation <= generation && c.finished.is_none())
+        {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
@@ -535,6 +544,7 @@ impl Connection {
                 token: handle.progress_token.clone(),
                 caller: caller.clone(),
                 progress: Arc::new(tokio::sync::Mutex::new(f64::NEG_INFINITY)),
+                finished: None,
             };
             let mut pending = Pending { connection: self, peer: &peer, id: Some(handle.id.clone()) };
             self.calls().insert(handle.id.clone(), entry);
@@ -634,13 +644,28 @@ impl Connection {
 
     /// The interaction of the only call in flight, for what a 2025-11-25 server sends outside a
     /// round (it does not say which call it is about).
-    fn only_caller(&self) -> Option<Arc<dyn Interaction>> {
+    /// The caller of the only call under way (with `recent`, or just finished), if there is one.
+    fn only_caller(&self, recent: bool) -> Option<Arc<dyn Interaction>> {
         let calls = self.calls();
-        let mut callers = calls.values();
+        let now = Instant::now();
+        let mut callers = calls.values().filter(|c| match c.finished {
+            None => true,
+            Some(at) => recent && now.duration_since(at) < LATE_NOTICES,
+        });
         match (callers.next(), callers.next()) {
             (Some(only), None) => only.caller.clone(),
             _ => None,
         }
+    }
+
+    /// A call got its answer: kept a moment for late notifications; long-finished ones go.
+    fn finished(&self, id: &RequestId) {
+        let mut calls = self.calls();
+        let now = Instant::now();
+        if let Some(call) = calls.get_mut(id) {
+            call.finished = Some(now);
+        }
+        calls.retain(|_, c| c.finished.is_none_or(|at| now.duration_since(at) < LATE_NOTICES));
     }
 }
 
@@ -705,7 +730,7 @@ struct Pending<'a> {
 impl Pending<'_> {
     fn finish(&mut self) {
         if let Some(id) = self.id.take() {
-            self.connection.calls().remove(&id);
+            self.connection.finished(&id);
         }
     }
 }
@@ -885,7 +910,7 @@ impl Bridge {
         let Some(connection) = self.connection.upgrade() else {
             return Err(ErrorData::internal_error("the host is closing this connection", None));
         };
-        let caller = connection.only_caller();
+        let caller = connection.only_caller(false);
         // Whoever answers gets as long as a call may take.
         let answer = connection.answer(method, &params, caller.as_deref());
         match tokio::time::timeout(connection.entry.timeout, answer).await {
@@ -962,7 +987,7 @@ impl ClientHandler for Bridge {
         let Some(connection) = self.connection.upgrade() else { return };
         let level: LogLevel =
             serde_json::to_value(params.level).ok().and_then(|v| serde_json::from_value(v).ok()).unwrap_or_default();
-        match connection.only_caller() {
+        match connection.only_caller(true) {
             Some(caller) => caller.log(level, params.logger.as_deref(), params.data).await,
             None => tracing::debug!(server = %connection.name, %level, data = %params.data, "MCP server log message"),
         }
