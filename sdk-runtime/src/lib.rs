@@ -7,6 +7,20 @@
 //! rules, and runs calls with one result model: errors, panics and timeouts are failed results a
 //! model can act on, never crashes.
 //!
+//! The quickest start is a [`Host`], which wires all of it in one builder:
+//!
+//! ```
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let host = toolhook_runtime::Host::builder().build().await.unwrap_or_else(|problems| {
+//!     eprintln!("{problems}"); // every plugin, component or server that failed, one per line
+//!     problems.into_host()
+//! });
+//! # host.shutdown().await;
+//! # });
+//! ```
+//!
+//! Below, the same pieces wired by hand, for hosts that need another arrangement:
+//!
 //! ```
 //! use std::sync::Mutex;
 //! use toolhook::{Dialect, ToolExecutionContext, ToolInvocation, plugin, tool};
@@ -76,6 +90,7 @@
 //!
 //! # Crate map
 //!
+//! - [`Host`]: all of the below wired and loaded by one builder, with the handles of a chat loop.
 //! - [`ToolRegistry`], [`RegistryConfig`], [`DuplicatePolicy`]: one name space over every
 //!   [`ToolProvider`]; listing, definitions per [`Dialect`](toolhook::Dialect), invocation.
 //! - [`PluginToolProvider`], [`BuiltinToolProvider`], [`BuiltinTool`]: the providers shipped here
@@ -160,6 +175,7 @@ mod deferred;
 mod guard;
 pub mod guides;
 pub mod hooks;
+mod host;
 mod listing;
 pub mod manifest;
 #[cfg(feature = "mcp")]
@@ -181,6 +197,7 @@ pub use hooks::{
     HookErrorKind, HookHandlerEntry, HookHandlerManifest, HookSpec, HookSpecError, HookSpecRegistry, ObserverOverflow,
     build_object_schema,
 };
+pub use host::{Host, HostBuilder, HostError, HostProblem};
 pub use plugins::{
     BoxError, CollectedPlugin, CollectedTool, ConfigError, ConfigSource, ConfigUpdateError, HostClassification,
     LoadError, LoadOutcome, LoadReport, MemoryConfigSource, NormalisedConfig, PluginHost, PluginHostBuilder,
@@ -194,3 +211,8 @@ pub use registry::{CloseErrors, RegistryChanges, RegistryConfig, ToolRegistry};
 pub use results::{HistoryMessage, ToolResultHistory, ToolResultMedia, batch_history, split_tool_result};
 pub use routes::DuplicatePolicy;
 pub use source::Source;
+
+/// The README's examples (plugins and hosts), compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

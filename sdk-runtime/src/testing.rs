@@ -1,4 +1,6 @@
-//! Helpers for plugin authors' tests: call a declared tool in one line.
+//! Helpers for plugin authors' tests: call a declared tool — a free `#[tool]` or a `#[plugin]`
+//! method — in one line. Tests need tokio with its `macros` and `rt` features (for
+//! `#[tokio::test]`) as a dev-dependency.
 //!
 //! ```
 //! use toolhook::tool;
@@ -18,26 +20,50 @@
 //! # tokio::runtime::Runtime::new().unwrap().block_on(shouts());
 //! ```
 
-use crate::{PluginToolProvider, RegistryConfig, ToolRegistry};
-use std::sync::OnceLock;
+use crate::{LoadReport, PluginHost, PluginSet, RegistryConfig, ToolRegistry};
+use tokio::sync::OnceCell;
 use toolhook::{ToolArguments, ToolExecutionContext, ToolExecutionResult, ToolInvocation};
 
-/// A registry over every free `#[tool]` fn linked into the test binary (built once).
-pub fn registry() -> ToolRegistry {
-    static REGISTRY: OnceLock<ToolRegistry> = OnceLock::new();
-    REGISTRY
-        .get_or_init(|| {
+/// The test binary's plugins, loaded once.
+struct Loaded {
+    registry: ToolRegistry,
+    report: LoadReport,
+    set: PluginSet,
+    /// Kept so the plugins stay loaded.
+    _host: PluginHost,
+}
+
+async fn loaded() -> &'static Loaded {
+    static LOADED: OnceCell<Loaded> = OnceCell::const_new();
+    LOADED
+        .get_or_init(|| async {
             let registry = ToolRegistry::new(RegistryConfig::default());
-            registry.register_provider(PluginToolProvider::from_declared());
-            registry
+            let set = PluginSet::collect();
+            let host = PluginHost::builder().plugins(set.clone()).registry(&registry).build();
+            let report = host.load_all().await;
+            Loaded { registry, report, set, _host: host }
         })
-        .clone()
+        .await
+}
+
+/// A registry serving every plugin linked into the test binary — each `#[plugin]` (loaded, its
+/// `on_load` run) and each package's free `#[tool]`s — loaded once per test binary, on the
+/// first call. Plugins start from their config's defaults.
+pub async fn registry() -> ToolRegistry {
+    loaded().await.registry.clone()
 }
 
 /// Calls a declared tool by name with JSON arguments (text or a `serde_json::Value`), without a
 /// context, through a registry (so arguments are decoded and errors worded exactly as in a host).
+/// `#[plugin]` methods are reached too (see [`registry`]).
+///
+/// When the tool is not found, the failed result's `error_message` says why: the names that are
+/// declared, the problems met while loading, and — when no linked crate declares the name — the
+/// `use my_plugin_crate as _;` line that links a library's components into the test.
 pub async fn invoke(tool: &str, arguments: impl Into<ToolArguments>) -> ToolExecutionResult {
-    registry().invoke(ToolInvocation::new(tool, arguments), None).await
+    let loaded = loaded().await;
+    let result = loaded.registry.invoke(ToolInvocation::new(tool, arguments), None).await;
+    explain_miss(tool, result, loaded)
 }
 
 /// Like [`invoke`], with an execution context.
@@ -46,7 +72,44 @@ pub async fn invoke_with(
     arguments: impl Into<ToolArguments>,
     ctx: &ToolExecutionContext,
 ) -> ToolExecutionResult {
-    registry().invoke(ToolInvocation::new(tool, arguments), Some(ctx)).await
+    let loaded = loaded().await;
+    let result = loaded.registry.invoke(ToolInvocation::new(tool, arguments), Some(ctx)).await;
+    explain_miss(tool, result, loaded)
+}
+
+/// Adds to a `Tool not found` answer what a test author needs to fix it.
+fn explain_miss(tool: &str, mut result: ToolExecutionResult, loaded: &Loaded) -> ToolExecutionResult {
+    if result.success || !result.error_message.starts_with("Tool not found") {
+        return result;
+    }
+    let mut declared: Vec<&str> = loaded.set.plugins().flat_map(|p| p.tools().iter().map(|t| t.name())).collect();
+    declared.sort_unstable();
+    let mut why = String::new();
+    if declared.is_empty() {
+        why.push_str("\nNo tool is declared in this test binary.");
+    } else {
+        why.push_str(&format!("\nDeclared tools: {}.", declared.join(", ")));
+    }
+    if !loaded.report.problems().is_empty() {
+        why.push_str("\nProblems while loading:");
+        for problem in loaded.report.problems() {
+            why.push_str(&format!("\n- {problem}"));
+        }
+    }
+    let is_declared = declared.contains(&tool)
+        || loaded
+            .report
+            .problems()
+            .iter()
+            .any(|p| p.component.as_deref().is_some_and(|c| c.ends_with(&format!(" {tool}"))));
+    if !is_declared {
+        why.push_str(&format!(
+            "\nIf `{tool}` is declared in your plugin's library crate, link that crate's components into \
+             the test: add `use my_plugin_crate as _;` (with the crate's name) to the test file."
+        ));
+    }
+    result.error_message.push_str(&why);
+    result
 }
 
 /// Fails the test with every problem found while collecting the plugins linked into it

@@ -151,11 +151,6 @@ pub use serde_json;
 /// A boxed, `Send` future: what providers and generated invokers return.
 pub type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
 
-/// The README's examples, compiled and run as doc tests.
-#[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
-pub struct ReadmeDoctests;
-
 /// The examples of the `#[tool]` reference, compiled and run as doc tests.
 #[cfg(doctest)]
 #[doc = include_str!("../../sdk-macros/docs/tool.md")]

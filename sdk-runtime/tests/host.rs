@@ -1,0 +1,87 @@
+//! `Host`: one builder wires the registry, `tool_search`, the hook dispatcher, the plugins and
+//! their commands; it lists every problem and still serves what loaded.
+
+use serde_json::json;
+use toolhook::hooks::{HookArgs, HookOutcome};
+use toolhook::{Dialect, ToolExecutionContext, ToolInvocation, command, hook_handler, tool};
+use toolhook_runtime::hooks::HookSpec;
+use toolhook_runtime::{HistoryMessage, Host, HostProblem};
+
+/// Adds two numbers.
+#[tool(core_tool = true)]
+#[command]
+fn add(
+    /// The first number.
+    a: i64,
+    /// The second number.
+    b: i64,
+) -> String {
+    (a + b).to_string()
+}
+
+/// Looks up an old archive: found through `tool_search`.
+#[tool]
+fn archive(
+    /// What to look for.
+    query: String,
+) -> String {
+    format!("nothing about {query}")
+}
+
+/// Marks reminders as seen: the host declares this hook itself.
+#[hook_handler("acme.reminder.due", custom = true)]
+async fn seen(mut args: HookArgs) -> HookOutcome {
+    args.insert("seen", true);
+    HookOutcome::modify(args)
+}
+
+/// Subscribes to a hook no host here declares: left out and reported.
+#[hook_handler("acme.never.declared", custom = true)]
+async fn orphan(args: HookArgs) {
+    let _ = args;
+}
+
+#[tokio::test]
+async fn a_host_in_a_few_lines_reports_every_problem_and_serves_the_rest() {
+    let built = Host::builder().hook(HookSpec::new("acme.reminder.due")).build().await;
+    let error = built.expect_err("the orphan handler is a problem");
+    let [HostProblem::Plugin(problem)] = error.problems() else { panic!("{error}") };
+    assert_eq!(problem.component.as_deref(), Some("hook handler orphan"));
+    assert!(error.to_string().contains("acme.never.declared"), "{error}");
+    let host = error.into_host();
+    let ctx = ToolExecutionContext::for_session("s1");
+
+    // The round offers the core tool and tool_search; the deferred tool is in the reminder.
+    let round = host.round(&ctx).await;
+    let names: Vec<String> = round
+        .definitions(Dialect::OpenAiChat)
+        .iter()
+        .map(|d| d["function"]["name"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(names.contains(&"add".to_owned()) && names.contains(&"tool_search".to_owned()), "{names:?}");
+    assert!(!names.contains(&"archive".to_owned()));
+    assert!(round.reminder().is_some_and(|r| r.contains("archive")));
+
+    // Calls run concurrently into history messages, in the order of the calls.
+    let calls = [
+        ("call_1", ToolInvocation::new("add", r#"{"a": 2, "b": 3}"#)),
+        ("call_2", ToolInvocation::new("tool_search", r#"{"query": "archive"}"#)),
+    ];
+    let history = host.run_calls(calls, &ctx).await;
+    let HistoryMessage::Tool { call_id, content } = &history[0] else { panic!("{history:?}") };
+    assert_eq!((call_id.as_str(), content.as_str()), ("call_1", "5"));
+    assert!(matches!(&history[1], HistoryMessage::Tool { call_id, .. } if call_id == "call_2"));
+    // Found through tool_search, the deferred tool is offered from the next round on.
+    let round = host.round(&ctx).await;
+    assert!(round.definitions(Dialect::OpenAiChat).iter().any(|d| d["function"]["name"] == "archive"));
+
+    // The host's own hook reaches its handler; commands run through the registry.
+    let fired =
+        host.fire("acme.reminder.due", HookArgs::from(json!({"id": 1}).as_object().unwrap().clone())).await.unwrap();
+    assert_eq!(fired.kwargs.get("seen"), Some(&json!(true)));
+    let reply = host.command("add 4 5", &ctx).await.expect("a command");
+    assert_eq!(reply.text(toolhook::Locale::En), "9");
+
+    host.shutdown().await;
+    assert!(host.dispatcher().is_shut_down());
+}
