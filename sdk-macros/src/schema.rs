@@ -78,7 +78,10 @@ pub(crate) fn schema_expr(shape: &Shape) -> TokenStream {
             let inner = schema_expr(inner);
             quote!(::toolhook::__private::map_of(#inner))
         }
-        Shape::User(ty) => quote!(__cx.schema::<#ty>()),
+        Shape::User(ty) => {
+            let ty = crate::signature::owned_type(ty);
+            quote!(((&::toolhook::__private::Probe::<#ty>::new()).schema_fn())(__cx))
+        }
         _ => quote!(::toolhook::__private::serde_json::Value::Null),
     }
 }

@@ -236,9 +236,78 @@ pub(crate) fn is_option_of_str_ref(ty: &Type) -> bool {
         && segment.ident == "Option"
         && let [Type::Reference(r)] = generic_types(segment).as_slice()
     {
-        return is_str(&r.elem);
+        return r.mutability.is_none() && is_str(&r.elem);
     }
     false
+}
+
+/// The references in a tool parameter's type, outermost ones only, each with the owned type to
+/// write instead (`None` when there is none to name, as for `&dyn Trait`). A `&str` or an
+/// `Option<&str>` as the whole type is read as a string and is not listed.
+pub(crate) fn borrowed_parts(ty: &Type) -> Vec<(&syn::TypeReference, Option<Type>)> {
+    let top = strip_groups(ty);
+    if let Type::Reference(reference) = top
+        && reference.mutability.is_none()
+        && is_str(&reference.elem)
+    {
+        return Vec::new();
+    }
+    if is_option_of_str_ref(top) {
+        return Vec::new();
+    }
+    struct Finder<'ast>(Vec<&'ast syn::TypeReference>);
+    impl<'ast> syn::visit::Visit<'ast> for Finder<'ast> {
+        fn visit_type_reference(&mut self, reference: &'ast syn::TypeReference) {
+            self.0.push(reference);
+        }
+    }
+    let mut finder = Finder(Vec::new());
+    syn::visit::Visit::visit_type(&mut finder, ty);
+    finder.0.into_iter().map(|reference| (reference, owned_form(&Type::Reference(reference.clone())))).collect()
+}
+
+fn strip_groups(ty: &Type) -> &Type {
+    match ty {
+        Type::Group(group) => strip_groups(&group.elem),
+        Type::Paren(paren) => strip_groups(&paren.elem),
+        other => other,
+    }
+}
+
+/// `ty` with every reference replaced by the owned type it borrows: `&str` by `String`, `&[T]` by
+/// `Vec<T>`, `&Path` by `PathBuf`, `&T` by `T`; `None` when it borrows a trait object.
+fn owned_form(ty: &Type) -> Option<Type> {
+    struct Owned(bool);
+    impl syn::visit_mut::VisitMut for Owned {
+        fn visit_type_mut(&mut self, ty: &mut Type) {
+            if let Type::Reference(reference) = ty {
+                let elem = strip_groups(&reference.elem).clone();
+                *ty = match elem {
+                    elem if is_str(&elem) => syn::parse_quote!(String),
+                    Type::Slice(slice) => {
+                        let item = &slice.elem;
+                        syn::parse_quote!(Vec<#item>)
+                    }
+                    Type::Path(path) if known_segment(&path).is_some_and(|s| s.ident == "Path") => {
+                        syn::parse_quote!(PathBuf)
+                    }
+                    Type::TraitObject(_) | Type::ImplTrait(_) => {
+                        self.0 = false;
+                        elem
+                    }
+                    elem => elem,
+                };
+                // What replaced the reference may hold references of its own.
+                self.visit_type_mut(ty);
+                return;
+            }
+            syn::visit_mut::visit_type_mut(self, ty);
+        }
+    }
+    let mut owned = ty.clone();
+    let mut visitor = Owned(true);
+    syn::visit_mut::VisitMut::visit_type_mut(&mut visitor, &mut owned);
+    visitor.0.then_some(owned)
 }
 
 /// Whether `ty` contains `impl Trait`.

@@ -616,6 +616,18 @@ fn expand_item(
              a `#[tool]` takes `&ToolExecutionContext` (stream, user, platform, …) instead",
         );
     }
+    for param in analysis.model_params() {
+        for (reference, owned) in signature::borrowed_parts(&param.ty) {
+            let instead = match owned {
+                Some(owned) => format!("write `{}`", attr::shown(&owned)),
+                None => "write an owned type".to_owned(),
+            };
+            errors.push(syn::Error::new_spanned(
+                reference,
+                format!("tool parameters are taken by value: {instead} instead of `{}`", attr::shown(reference)),
+            ));
+        }
+    }
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -746,15 +758,37 @@ pub(crate) fn generate(
     let mut finishers = Vec::new();
     let mut metas = Vec::new();
     let mut assertions = Vec::new();
+    let mut seeds = Vec::new();
     for (i, p) in model.iter().enumerate() {
         let owned = signature::owned_type(&p.ty);
         let (decoded, field) = decoded_type(&p.shape, &owned);
+        let plain = plain_type(&p.shape, &owned);
         let index = &field_idents[i];
+        let name = &p.schema_name;
+        let at = quote!(::toolhook::__private::args::Path::Param(#name), &__TOOLHOOK_META[#i], cx);
+        seeds.push(match &plain {
+            // Read with the type's own `Deserialize`, through a probe (see `__private`).
+            Some(plain) => {
+                let optional =
+                    (p.default.is_some() || matches!(p.shape, Shape::Option(_))).then(|| quote!(.optional()));
+                quote!(::toolhook::__private::args::PlainSeed::new(
+                    (&::toolhook::__private::Probe::<#plain>::new()).plain_decoder(), #at)#optional)
+            }
+            None if p.default.is_some() => {
+                quote!(::toolhook::__private::args::Seed::<::core::option::Option<#decoded>>::new(#at))
+            }
+            None => quote!(::toolhook::__private::args::Seed::<#decoded>::new(#at)),
+        });
         let finish = if let Some(default) = &p.default {
             let lit = &default.tokens;
+            let decode_default = match &plain {
+                Some(plain) => quote!(::toolhook::__private::args::decode_default_plain::<#plain>(
+                    (&::toolhook::__private::Probe::<#plain>::new()).plain_decoder(), &#lit)),
+                None => quote!(::toolhook::__private::args::decode_default::<#decoded>(&#lit)),
+            };
             quote!(match slots.#index.flatten() {
                 ::core::option::Option::Some(v) => v,
-                ::core::option::Option::None => ::toolhook::__private::args::decode_default::<#decoded>(&#lit).ok_or(#i)?,
+                ::core::option::Option::None => #decode_default.ok_or(#i)?,
             })
         } else if matches!(p.shape, Shape::Option(_)) {
             quote!(slots.#index.flatten())
@@ -776,19 +810,15 @@ pub(crate) fn generate(
         };
         metas.push(quote!(::toolhook::__private::args::ParamMeta { rust_type: #rust_type, allowed: #allowed }));
         if let Some(user) = first_user(&p.shape) {
-            assertions
-                .push(quote_spanned!(user.span()=> const _: () = ::toolhook::__private::assert_parameter::<#user>();));
+            assertions.push(parameter_checks(user, &p.ty, plain.as_ref()));
         }
     }
     let names: Vec<&str> = model.iter().map(|p| p.schema_name.as_str()).collect();
     let deny = attrs.deny_unknown_args;
     let n = model.len();
-    let decode_arms = model.iter().enumerate().map(|(i, p)| {
+    let decode_arms = seeds.iter().enumerate().map(|(i, seed)| {
         let index = &field_idents[i];
-        let name = &p.schema_name;
-        let ty = &decoded_types[i];
-        quote!(#i => { slots.#index = ::core::option::Option::Some(map.next_value_seed(
-            ::toolhook::__private::args::Seed::<#ty>::new(::toolhook::__private::args::Path::Param(#name), &__TOOLHOOK_META[#i], cx))?); })
+        quote!(#i => { slots.#index = ::core::option::Option::Some(map.next_value_seed(#seed)?); })
     });
     let args_struct = quote! {
         #[allow(non_camel_case_types, dead_code)]
@@ -958,6 +988,11 @@ pub(crate) fn generate(
         #[doc(hidden)]
         #[allow(clippy::all, non_snake_case)]
         const _: () = {
+            #[allow(unused_imports)]
+            use ::toolhook::__private::{
+                DecodeProbe as _, LeafProbe as _, NoDecodeProbe as _, NoLeafProbe as _, NoSchemaProbe as _,
+                SchemaProbe as _,
+            };
             #(#assertions)*
             #args_struct
             fn __toolhook_compose() -> ::core::result::Result<::toolhook::ToolSpec, ::toolhook::ToolSpecError> {
@@ -1008,6 +1043,40 @@ fn unwrap_user(shape: &Shape, value: TokenStream) -> TokenStream {
     }
 }
 
+/// The type a parameter of a type the macro does not know is read as with its own `Deserialize`
+/// (the `T` of `Plain<T>`): the parameter's type, or what its `Option` holds.
+fn plain_type(shape: &Shape, owned: &Type) -> Option<Type> {
+    if shape.is_known() {
+        return None;
+    }
+    match shape {
+        Shape::Option(_) => Some(signature::option_inner(owned).unwrap_or_else(|| owned.clone())),
+        _ => Some(owned.clone()),
+    }
+}
+
+/// The compile-time checks of a parameter whose type the macro does not know: the schema of the
+/// first such type in it (`leaf`), then (only when that holds) its `Deserialize`, both spanned at
+/// it; then (only when both hold) the `Deserialize` of the whole type it is read as (`plain`),
+/// spanned at the parameter's type (`param`). One mistake is one error.
+fn parameter_checks(leaf: &Type, param: &Type, plain: Option<&Type>) -> TokenStream {
+    let span = leaf.span();
+    let leaf = signature::owned_type(leaf);
+    let whole = plain.filter(|plain| attr::shown(*plain) != attr::shown(&leaf)).map(|plain| {
+        quote_spanned!(param.span()=> (&::toolhook::__private::Probe::<(#leaf, #plain)>::new()).after_leaf().check_whole();)
+    });
+    quote_spanned! {span=>
+        const _: () = {
+            ::toolhook::__private::assert_parameter::<#leaf>();
+            #[allow(dead_code)]
+            fn __toolhook_check() {
+                (&::toolhook::__private::Probe::<#leaf>::new()).after_schema().check_parameter();
+                #whole
+            }
+        };
+    }
+}
+
 /// The first type in a shape the macro does not know (it must meet the parameter bound).
 fn first_user(shape: &Shape) -> Option<&Type> {
     match shape {
@@ -1042,7 +1111,10 @@ fn rust_param(p: &ParamAnalysis) -> TokenStream {
     };
     let schema = schema_expr(&p.shape);
     let check = match p.shape.without_option() {
-        Shape::User(ty) => quote!(::core::option::Option::Some(::toolhook::__private::check_value::<#ty>)),
+        Shape::User(ty) => {
+            let ty = signature::owned_type(ty);
+            quote!(::core::option::Option::Some((&::toolhook::__private::Probe::<#ty>::new()).value_check()))
+        }
         _ => quote!(::core::option::Option::None),
     };
     quote! {

@@ -1127,39 +1127,95 @@ map_like!(HashMap, BTreeMap);
 // ---- user types -----------------------------------------------------------------------------
 
 /// A parameter of a type the macro does not know: read with its own `Deserialize`, without the
-/// lenient scalar rules, with the JSON path of a failure inside it.
+/// lenient scalar rules, with the JSON path of a failure inside it ([`PlainSeed`]).
 #[derive(Debug)]
 pub struct Plain<T>(pub T);
 
-impl<T: serde::de::DeserializeOwned> Param for Plain<T> {
-    const EXPECTED: &'static str = "object";
-    fn decode<'de, D: Deserializer<'de>>(
-        d: D,
-        at: &Path<'_>,
-        meta: &ParamMeta,
-        cx: &DecodeCx,
-    ) -> Result<Self, D::Error> {
-        let value = <Value as serde::Deserialize>::deserialize(d)?;
-        check_allowed(&value, at, meta, cx, || describe_value(&value))?;
-        match serde_path_to_error::deserialize::<_, T>(value) {
+/// How a [`Plain`] value becomes a `T`: [`plain_decode`], picked where the generated code names
+/// the type, so that a type without `Deserialize` is reported once, by the parameter's check.
+pub type PlainDecode<T> = fn(Value) -> Result<T, PlainError>;
+
+/// Why a [`Plain`] value did not decode.
+#[derive(Debug)]
+pub struct PlainError {
+    /// The path inside the value (`.`, `x`, `[0].y`).
+    pub path: String,
+    /// serde's message.
+    pub message: String,
+}
+
+/// Reads a `T` with its own `Deserialize`.
+pub fn plain_decode<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, PlainError> {
+    serde_path_to_error::deserialize::<_, T>(value)
+        .map_err(|e| PlainError { path: e.path().to_string(), message: e.into_inner().to_string() })
+}
+
+/// Reads a [`Plain`] parameter; [`optional`](Self::optional) reads an `Option` of one.
+#[derive(Debug)]
+pub struct PlainSeed<'a, T> {
+    decode: PlainDecode<T>,
+    at: Path<'a>,
+    meta: &'a ParamMeta,
+    cx: &'a DecodeCx,
+}
+
+impl<'a, T> PlainSeed<'a, T> {
+    /// A seed for the parameter at `at`.
+    pub fn new(decode: PlainDecode<T>, at: Path<'a>, meta: &'a ParamMeta, cx: &'a DecodeCx) -> Self {
+        PlainSeed { decode, at, meta, cx }
+    }
+
+    /// The seed of an `Option<Plain<T>>`: `null` is `None`.
+    pub fn optional(self) -> OptionalPlainSeed<'a, T> {
+        OptionalPlainSeed(self)
+    }
+
+    fn read<E: de::Error>(&self, value: Value) -> Result<Plain<T>, E> {
+        check_allowed(&value, &self.at, self.meta, self.cx, || describe_value(&value))?;
+        match (self.decode)(value) {
             Ok(v) => Ok(Plain(v)),
-            Err(e) => {
-                let inner = e.path().to_string();
-                let message = e.into_inner().to_string();
-                let base = at.render();
+            Err(PlainError { path: inner, message }) => {
+                let base = self.at.render();
                 let path = match inner.as_str() {
                     "." | "" => base,
                     p if p.starts_with('[') => format!("{base}{p}"),
                     p => format!("{base}.{p}"),
                 };
-                let mut slot = cx.error.borrow_mut();
+                let mut slot = self.cx.error.borrow_mut();
                 if slot.is_none() {
-                    *slot = Some((ArgsError::new(path, ArgsErrorKind::Other(message)), at.segments()));
+                    *slot = Some((ArgsError::new(path, ArgsErrorKind::Other(message)), self.at.segments()));
                 }
                 Err(de::Error::custom("toolhook argument error"))
             }
         }
     }
+}
+
+impl<'de, T> DeserializeSeed<'de> for PlainSeed<'_, T> {
+    type Value = Plain<T>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Plain<T>, D::Error> {
+        let value = <Value as serde::Deserialize>::deserialize(d)?;
+        self.read(value)
+    }
+}
+
+/// Reads an `Option<Plain<T>>` (see [`PlainSeed::optional`]).
+#[derive(Debug)]
+pub struct OptionalPlainSeed<'a, T>(PlainSeed<'a, T>);
+
+impl<'de, T> DeserializeSeed<'de> for OptionalPlainSeed<'_, T> {
+    type Value = Option<Plain<T>>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<Plain<T>>, D::Error> {
+        match <Option<Value> as serde::Deserialize>::deserialize(d)? {
+            None | Some(Value::Null) => Ok(None),
+            Some(value) => self.0.read(value).map(Some),
+        }
+    }
+}
+
+/// A `default` of a [`Plain`] parameter, read when the spec is built (`None`: it does not fit).
+pub fn decode_default_plain<T>(decode: PlainDecode<T>, literal: &Literal) -> Option<Plain<T>> {
+    decode(literal.to_value()).ok().map(Plain)
 }
 
 // ---- the argument object --------------------------------------------------------------------

@@ -39,7 +39,17 @@ pub fn check_value<T: serde::de::DeserializeOwned>(value: &serde_json::Value) ->
     serde_json::from_value::<T>(value.clone()).map(drop).map_err(|e| e.to_string())
 }
 
-/// Carries the bound every parameter of a type the macro does not know must meet.
+// ---- parameters of types the macro does not know --------------------------------------------
+//
+// Such a type `T` needs `JsonSchema` and `Deserialize`. Each parameter is checked once, at its
+// type: `assert_parameter` asks for `JsonSchema`; only when that holds does
+// `Needs::check_parameter` ask for `Deserialize` (so a type without either derive gets one
+// error), and only when both hold does `Needs::check_whole` ask for the whole parameter type's
+// `Deserialize` (`HashSet<T>` also needs `T: Eq + Hash`). Every other use of the type goes through a `Probe` that takes the type's impls
+// when it has them and a stand-in otherwise, so it repeats none of these errors; a stand-in never
+// runs, as the check has failed the build.
+
+/// Carries the first bound a parameter of a type the macro does not know must meet.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool parameter: derive `schemars::JsonSchema` and `serde::Deserialize` for it",
     label = "this type needs `JsonSchema` and `Deserialize`",
@@ -47,10 +57,166 @@ pub fn check_value<T: serde::de::DeserializeOwned>(value: &serde_json::Value) ->
 )]
 pub trait ToolParameter {}
 
-impl<T: schemars::JsonSchema + serde::de::DeserializeOwned> ToolParameter for T {}
+impl<T: schemars::JsonSchema> ToolParameter for T {}
 
-/// Asserts at compile time that `T` can be a tool parameter (spanned at the parameter's type).
+/// Asserts at compile time that `T` has a schema (spanned at the parameter's type).
 pub const fn assert_parameter<T: ToolParameter>() {}
+
+/// Carries the second bound, asked for only when the first holds.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool parameter: derive `schemars::JsonSchema` and `serde::Deserialize` for it",
+    label = "this type needs `JsonSchema` and `Deserialize`",
+    note = "derive them through the re-exports: #[derive(toolhook::schemars::JsonSchema, toolhook::serde::Deserialize)] with #[serde(crate = \"toolhook::serde\")] and #[schemars(crate = \"toolhook::schemars\")]"
+)]
+pub trait DecodableParameter {}
+
+impl<T: serde::de::DeserializeOwned> DecodableParameter for T {}
+
+/// Carries the bound on a whole parameter type around a type the macro does not know.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool parameter: it does not implement `serde::Deserialize`",
+    label = "the model's arguments cannot be read into this type"
+)]
+pub trait DecodableWhole {}
+
+impl<T: serde::de::DeserializeOwned> DecodableWhole for T {}
+
+/// What a probe passes on when the earlier checks hold: `T` is checked next.
+#[derive(Debug)]
+pub struct Needs<T>(std::marker::PhantomData<fn() -> T>);
+
+impl<T> Needs<T> {
+    /// Asserts that the parameter type `T` deserialises.
+    pub fn check_parameter(self)
+    where
+        T: DecodableParameter,
+    {
+    }
+
+    /// Asserts that the whole parameter type `T` deserialises.
+    pub fn check_whole(self)
+    where
+        T: DecodableWhole,
+    {
+    }
+}
+
+/// What a probe passes on when an earlier check has failed: nothing more to require.
+#[derive(Debug)]
+pub struct Reported;
+
+impl Reported {
+    /// Nothing to check.
+    pub fn check_parameter(self) {}
+
+    /// Nothing to check.
+    pub fn check_whole(self) {}
+}
+
+/// Picks by autoref what generated code does with a type: `Probe::<T>::new()` then one of the
+/// methods below, `(&probe).method()`, with the traits imported `as _`.
+#[derive(Debug)]
+pub struct Probe<T: ?Sized>(std::marker::PhantomData<fn() -> T>);
+
+impl<T: ?Sized> Probe<T> {
+    /// The probe.
+    #[allow(clippy::new_without_default)]
+    pub const fn new() -> Self {
+        Probe(std::marker::PhantomData)
+    }
+}
+
+/// Chosen when `T` has a schema.
+pub trait SchemaProbe<T> {
+    /// `T`'s schema.
+    fn schema_fn(&self) -> fn(&mut SchemaCx) -> serde_json::Value;
+    /// Passes `T` on to [`Needs::check_parameter`].
+    fn after_schema(&self) -> Needs<T>;
+}
+
+impl<T: schemars::JsonSchema> SchemaProbe<T> for Probe<T> {
+    fn schema_fn(&self) -> fn(&mut SchemaCx) -> serde_json::Value {
+        SchemaCx::schema::<T>
+    }
+    fn after_schema(&self) -> Needs<T> {
+        Needs(std::marker::PhantomData)
+    }
+}
+
+/// Chosen otherwise.
+pub trait NoSchemaProbe {
+    /// A stand-in.
+    fn schema_fn(&self) -> fn(&mut SchemaCx) -> serde_json::Value;
+    /// Nothing more to check.
+    fn after_schema(&self) -> Reported;
+}
+
+impl<T: ?Sized> NoSchemaProbe for &Probe<T> {
+    fn schema_fn(&self) -> fn(&mut SchemaCx) -> serde_json::Value {
+        |_| serde_json::Value::Null
+    }
+    fn after_schema(&self) -> Reported {
+        Reported
+    }
+}
+
+/// Chosen when `T` deserialises.
+pub trait DecodeProbe<T> {
+    /// How a `Plain<T>` is read.
+    fn plain_decoder(&self) -> args::PlainDecode<T>;
+    /// Checks `default` and `enum` values.
+    fn value_check(&self) -> ValueCheck;
+}
+
+impl<T: serde::de::DeserializeOwned> DecodeProbe<T> for Probe<T> {
+    fn plain_decoder(&self) -> args::PlainDecode<T> {
+        args::plain_decode::<T>
+    }
+    fn value_check(&self) -> ValueCheck {
+        check_value::<T>
+    }
+}
+
+/// Chosen otherwise.
+pub trait NoDecodeProbe<T> {
+    /// A stand-in.
+    fn plain_decoder(&self) -> args::PlainDecode<T>;
+    /// A stand-in.
+    fn value_check(&self) -> ValueCheck;
+}
+
+impl<T> NoDecodeProbe<T> for &Probe<T> {
+    fn plain_decoder(&self) -> args::PlainDecode<T> {
+        |_| Err(args::PlainError { path: String::new(), message: "this parameter cannot be decoded".to_owned() })
+    }
+    fn value_check(&self) -> ValueCheck {
+        |_| Err("this parameter cannot be decoded".to_owned())
+    }
+}
+
+/// Chosen when the leaf type `L` of a parameter has a schema and deserialises (`Probe<(L, W)>`).
+pub trait LeafProbe<W> {
+    /// Passes the whole type `W` on to [`Needs::check_whole`].
+    fn after_leaf(&self) -> Needs<W>;
+}
+
+impl<L: schemars::JsonSchema + serde::de::DeserializeOwned, W> LeafProbe<W> for Probe<(L, W)> {
+    fn after_leaf(&self) -> Needs<W> {
+        Needs(std::marker::PhantomData)
+    }
+}
+
+/// Chosen otherwise.
+pub trait NoLeafProbe {
+    /// Nothing more to check.
+    fn after_leaf(&self) -> Reported;
+}
+
+impl<T> NoLeafProbe for &Probe<T> {
+    fn after_leaf(&self) -> Reported {
+        Reported
+    }
+}
 
 /// Asserts at compile time that an async tool's future is `Send`.
 pub fn assert_send<F: std::future::Future + Send>(future: F) -> F {
