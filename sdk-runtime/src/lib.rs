@@ -181,6 +181,7 @@ pub mod manifest;
 #[cfg(feature = "mcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
 pub mod mcp;
+mod nulls;
 mod plugins;
 mod provider;
 mod registry;

@@ -6,6 +6,7 @@ use crate::cache::{Bounded, bounded};
 use crate::context_parts::ContextView;
 use crate::guard::{self, Guarded};
 use crate::listing::{Found, ListingSettings, ProviderListings};
+use crate::nulls::drop_optional_nulls;
 use crate::provider::{RegistryLink, ToolProvider};
 use crate::routes::{self, DuplicatePolicy, Route, Routes, Warnings, shown};
 use serde_json::Value;
@@ -511,6 +512,8 @@ impl ToolRegistry {
             }
             return (ToolExecutionResult::failure(requested, text), found);
         }
+        let mut call = call;
+        call.arguments = drop_optional_nulls(std::mem::take(&mut call.arguments), route.listed.parameters_schema());
         let provider_call = provider_call(route, call, &requested);
         // Providers produce texts in the registry's locale.
         let localized =

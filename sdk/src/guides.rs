@@ -5,3 +5,6 @@ pub mod long_running_tools {}
 
 #[doc = include_str!("../docs/compatibility.md")]
 pub mod compatibility {}
+
+#[doc = include_str!("../docs/dialects.md")]
+pub mod dialects {}

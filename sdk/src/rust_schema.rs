@@ -186,13 +186,25 @@ pub fn compose(
 /// `oneOf`/`anyOf` without `type` given its branches' common type. Errors name what has no single
 /// type.
 pub(crate) fn clean_root(mut root: Value, defs: &mut Map<String, Value>) -> Result<Value, String> {
-    let local_defs = match &mut root {
+    let mut local_defs = match &mut root {
         Value::Object(map) => match map.remove("$defs") {
             Some(Value::Object(d)) => d,
             _ => Map::new(),
         },
         _ => Map::new(),
     };
+    // A recursive type at the root refers to itself as `#`; once its schema is placed under a
+    // tool's properties, `#` would mean the tool's parameters. It becomes a definition of its own.
+    if refers_to_root(&root) {
+        let name = root.get("title").and_then(Value::as_str).unwrap_or("Recursive").to_owned();
+        let reference = format!("#/$defs/{name}");
+        retarget_root_refs(&mut root, &reference);
+        for def in local_defs.values_mut() {
+            retarget_root_refs(def, &reference);
+        }
+        local_defs.insert(name, root);
+        root = Value::Object(Map::from_iter([("$ref".to_owned(), Value::from(reference))]));
+    }
     let mut cleaner = Cleaner { defs: &local_defs, stack: Vec::new(), recursive: Map::new() };
     let cleaned = cleaner.clean(&root);
     let recursive = std::mem::take(&mut cleaner.recursive);
@@ -201,6 +213,31 @@ pub(crate) fn clean_root(mut root: Value, defs: &mut Map<String, Value>) -> Resu
     }
     require_single_type(&cleaned)?;
     Ok(cleaned)
+}
+
+/// Whether a schema refers to its own root (`"$ref": "#"`).
+fn refers_to_root(schema: &Value) -> bool {
+    match schema {
+        Value::Object(map) => map.iter().any(|(k, v)| (k == "$ref" && v == "#") || refers_to_root(v)),
+        Value::Array(items) => items.iter().any(refers_to_root),
+        _ => false,
+    }
+}
+
+fn retarget_root_refs(schema: &mut Value, reference: &str) {
+    match schema {
+        Value::Object(map) => {
+            for (key, value) in map.iter_mut() {
+                if key == "$ref" && value == "#" {
+                    *value = Value::from(reference);
+                } else {
+                    retarget_root_refs(value, reference);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| retarget_root_refs(v, reference)),
+        _ => {}
+    }
 }
 
 struct Cleaner<'a> {
@@ -337,7 +374,9 @@ fn strip_optional_nulls(map: &mut Map<String, Value>) {
     }
 }
 
-/// `oneOf`/`anyOf` of string constants (documented unit variants) → `{"type":"string","enum":[…]}`;
+/// `oneOf`/`anyOf` of string constants (documented unit variants) → `{"type":"string","enum":[…]}`,
+/// the variants' doc comments appended to the description as a list (an `enum` is what every
+/// model API takes and every model fills; the list is how each value's meaning reaches it);
 /// an untyped all-string `enum` gains `"type":"string"`.
 fn const_union_to_enum(map: Map<String, Value>) -> Map<String, Value> {
     for keyword in ["oneOf", "anyOf"] {
@@ -354,7 +393,15 @@ fn const_union_to_enum(map: Map<String, Value>) -> Map<String, Value> {
             })
             .collect();
         if let Some(values) = consts.filter(|v| !v.is_empty()) {
-            let mut out = Map::with_capacity(map.len() + 1);
+            let documented: Vec<String> = values
+                .iter()
+                .zip(branches)
+                .filter_map(|(value, branch)| {
+                    let doc = branch.get("description").and_then(Value::as_str)?.trim();
+                    (!doc.is_empty()).then(|| format!("- {}: {doc}", value.as_str().unwrap_or_default()))
+                })
+                .collect();
+            let mut out = Map::with_capacity(map.len() + 2);
             out.insert("type".into(), Value::from("string"));
             for (key, value) in &map {
                 if key == keyword {
@@ -362,6 +409,14 @@ fn const_union_to_enum(map: Map<String, Value>) -> Map<String, Value> {
                 } else if key != "type" {
                     out.insert(key.clone(), value.clone());
                 }
+            }
+            if !documented.is_empty() {
+                let list = documented.join("\n");
+                let description = match out.get("description").and_then(Value::as_str).map(str::trim) {
+                    Some(own) if !own.is_empty() => format!("{own}\n{list}"),
+                    _ => list,
+                };
+                out.insert("description".into(), Value::from(description));
             }
             return out;
         }

@@ -54,6 +54,22 @@ pub(crate) fn property_schema(param: &ToolParameterInfo) -> Value {
 /// with the parameter's description, enum and default placed where a listed parameter has them
 /// (`type`, `description`, `enum`, `default`, then the rest of `base` in its order). Without a
 /// description of its own the parameter takes the type's, else `""`.
+/// The `- value: doc` lines a documented enum's description ends with (see the schema cleaning
+/// of Rust types), one per documented value.
+fn variant_docs(base: &Map<String, Value>) -> Option<String> {
+    let values = base.get("enum")?.as_array()?;
+    let description = base.get("description")?.as_str()?;
+    let lines: Vec<&str> = description
+        .lines()
+        .filter(|line| {
+            line.strip_prefix("- ")
+                .and_then(|rest| rest.split_once(": "))
+                .is_some_and(|(value, _)| values.iter().any(|v| v.as_str() == Some(value)))
+        })
+        .collect();
+    (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
 pub(crate) fn merge_property(
     base: &Value,
     description: Option<&str>,
@@ -67,7 +83,12 @@ pub(crate) fn merge_property(
         prop.insert("type".into(), ty.clone());
     }
     let description = match description {
-        Some(text) => Value::from(text),
+        // The parameter's own text replaces the type's, but not the meaning of its values.
+        Some(text) => match variant_docs(base) {
+            Some(list) if text.trim().is_empty() => Value::from(list),
+            Some(list) => Value::from(format!("{text}\n{list}")),
+            None => Value::from(text),
+        },
         None => base.get("description").cloned().unwrap_or_else(|| Value::from("")),
     };
     prop.insert("description".into(), description);

@@ -1,0 +1,195 @@
+//! Optional properties sent as `null`: a model filling a strict schema sends every property, and
+//! `null` for those it leaves unset. Such a `null` is dropped — at any depth, guided by the tool's
+//! schema — so the tool sees what a non-strict call sends, and defaults apply.
+
+use serde_json::{Map, Value};
+use toolhook::ToolArguments;
+
+/// Drops each `null` sent for a property that is optional and whose own schema does not take
+/// `null`. Text without `null` in it is left as it is (not even parsed).
+pub(crate) fn drop_optional_nulls(arguments: ToolArguments, schema: &Value) -> ToolArguments {
+    match arguments {
+        ToolArguments::Text(text) => {
+            if !text.contains("null") {
+                return ToolArguments::Text(text);
+            }
+            let Ok(mut value) = serde_json::from_str::<Value>(&text) else {
+                // Bad JSON is the decoder's to report, in its words.
+                return ToolArguments::Text(text);
+            };
+            if strip(&mut value, schema, root_defs(schema)) {
+                ToolArguments::Value(value)
+            } else {
+                ToolArguments::Text(text)
+            }
+        }
+        ToolArguments::Value(mut value) => {
+            strip(&mut value, schema, root_defs(schema));
+            ToolArguments::Value(value)
+        }
+    }
+}
+
+fn root_defs(schema: &Value) -> Option<&Map<String, Value>> {
+    schema.get("$defs").and_then(Value::as_object)
+}
+
+/// The schema a `$ref` names, or the schema itself.
+fn resolve<'a>(schema: &'a Value, defs: Option<&'a Map<String, Value>>) -> &'a Value {
+    match schema.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix("#/$defs/")) {
+        Some(name) => defs.and_then(|d| d.get(name)).unwrap_or(schema),
+        None => schema,
+    }
+}
+
+/// Whether a schema takes `null`.
+fn takes_null(schema: &Value, defs: Option<&Map<String, Value>>) -> bool {
+    let schema = resolve(schema, defs);
+    let Some(map) = schema.as_object() else {
+        return schema != &Value::Bool(false);
+    };
+    let typed = match map.get("type") {
+        Some(Value::String(t)) => Some(t == "null"),
+        Some(Value::Array(types)) => Some(types.iter().any(|t| t == "null")),
+        _ => None,
+    };
+    let enumerated = map.get("enum").and_then(Value::as_array).map(|values| values.contains(&Value::Null));
+    let branches = ["anyOf", "oneOf"]
+        .iter()
+        .filter_map(|k| map.get(*k).and_then(Value::as_array))
+        .map(|branches| branches.iter().any(|b| takes_null(b, defs)))
+        .next();
+    match (typed, enumerated, branches) {
+        (Some(false), _, _) | (_, Some(false), _) | (_, _, Some(false)) => false,
+        (None, None, None) => !map.contains_key("properties") && !map.contains_key("items"),
+        _ => true,
+    }
+}
+
+/// Drops the optional `null`s of `value` under `schema`; whether any was dropped.
+fn strip(value: &mut Value, schema: &Value, defs: Option<&Map<String, Value>>) -> bool {
+    let schema = resolve(schema, defs);
+    let Some(map) = schema.as_object() else { return false };
+    match value {
+        Value::Object(object) => {
+            if let Some(branch) = branch_for(map, object, defs) {
+                return strip(value, branch, defs);
+            }
+            let mut dropped = false;
+            if let Some(properties) = map.get("properties").and_then(Value::as_object) {
+                let required = |key: &str| {
+                    map.get("required").and_then(Value::as_array).is_some_and(|r| r.iter().any(|n| n == key))
+                };
+                object.retain(|key, item| {
+                    let drop =
+                        item.is_null() && !required(key) && properties.get(key).is_some_and(|p| !takes_null(p, defs));
+                    dropped |= drop;
+                    !drop
+                });
+                for (key, item) in object.iter_mut() {
+                    if let Some(property) = properties.get(key) {
+                        dropped |= strip(item, property, defs);
+                    }
+                }
+            }
+            if let Some(values @ Value::Object(_)) = map.get("additionalProperties") {
+                for (key, item) in object.iter_mut() {
+                    let declared =
+                        map.get("properties").and_then(Value::as_object).is_some_and(|p| p.contains_key(key));
+                    if !declared {
+                        dropped |= strip(item, values, defs);
+                    }
+                }
+            }
+            dropped
+        }
+        Value::Array(items) => match map.get("items") {
+            Some(item_schema) => items.iter_mut().fold(false, |dropped, item| strip(item, item_schema, defs) | dropped),
+            None => false,
+        },
+        _ => false,
+    }
+}
+
+/// For a union of object schemas (a tagged enum), the branch an object belongs to: the first
+/// whose `const`/`enum` tags it matches and whose properties name every key it has.
+fn branch_for<'a>(
+    map: &'a Map<String, Value>,
+    object: &Map<String, Value>,
+    defs: Option<&'a Map<String, Value>>,
+) -> Option<&'a Value> {
+    let branches = map.get("anyOf").or_else(|| map.get("oneOf")).and_then(Value::as_array)?;
+    branches.iter().find(|branch| {
+        let branch = resolve(branch, defs);
+        let Some(properties) = branch.get("properties").and_then(Value::as_object) else {
+            return false;
+        };
+        let tags_match = properties.iter().all(|(key, property)| {
+            let tag = property
+                .get("const")
+                .or_else(|| property.get("enum").and_then(Value::as_array).filter(|values| values.len() == 1)?.first());
+            match tag {
+                Some(tag) => object.get(key).is_none_or(|v| v == tag),
+                None => true,
+            }
+        });
+        tags_match && object.keys().all(|key| properties.contains_key(key))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn stripped(arguments: Value, schema: Value) -> Value {
+        match drop_optional_nulls(ToolArguments::Text(arguments.to_string()), &schema) {
+            ToolArguments::Value(value) => value,
+            ToolArguments::Text(text) => serde_json::from_str(&text).unwrap(),
+        }
+    }
+
+    #[test]
+    fn optional_nulls_go_at_every_depth_and_meaningful_ones_stay() {
+        let schema = json!({"type": "object", "properties": {
+            "city": {"type": "string"},
+            "days": {"type": "integer", "default": 1},
+            "note": {"type": ["string", "null"]},
+            "place": {"$ref": "#/$defs/Place"},
+            "stops": {"type": "array", "items": {"$ref": "#/$defs/Place"}},
+            "extra": {"type": "object", "additionalProperties": {"type": ["integer", "null"]}, "properties": {}},
+        }, "required": ["city"], "$defs": {"Place": {"type": "object", "properties": {
+            "name": {"type": "string"}, "zip": {"type": "string"}}, "required": ["name"]}}});
+        let sent = json!({"city": "Oslo", "days": null, "note": null,
+            "place": {"name": "A", "zip": null}, "stops": [{"name": "B", "zip": null}], "extra": {"k": null}});
+        assert_eq!(
+            stripped(sent, schema),
+            json!({"city": "Oslo", "note": null, "place": {"name": "A"}, "stops": [{"name": "B"}], "extra": {"k": null}})
+        );
+    }
+
+    #[test]
+    fn a_required_null_stays_for_the_decoder_to_report() {
+        let schema = json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]});
+        assert_eq!(stripped(json!({"city": null}), schema), json!({"city": null}));
+    }
+
+    #[test]
+    fn a_tagged_enum_is_stripped_by_its_own_branch() {
+        let schema = json!({"type": "object", "properties": {"shape": {"anyOf": [
+            {"type": "object", "properties": {"kind": {"const": "circle"}, "r": {"type": "number"}, "label": {"type": "string"}}, "required": ["kind", "r"]},
+            {"type": "object", "properties": {"kind": {"const": "square"}, "side": {"type": "number"}, "label": {"type": "string"}}, "required": ["kind", "side"]},
+        ]}}, "required": ["shape"]});
+        let sent = json!({"shape": {"kind": "square", "side": 2, "label": null}});
+        assert_eq!(stripped(sent, schema), json!({"shape": {"kind": "square", "side": 2}}));
+    }
+
+    #[test]
+    fn text_without_null_is_not_touched() {
+        let text = r#"{"n": 123456789012345678901234567890}"#;
+        let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}});
+        assert!(
+            matches!(drop_optional_nulls(ToolArguments::Text(text.into()), &schema), ToolArguments::Text(t) if t == text)
+        );
+    }
+}

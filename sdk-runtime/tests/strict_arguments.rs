@@ -1,0 +1,94 @@
+//! A model filling a strict definition sends every optional field as `null`; the tool sees the
+//! same values as from a non-strict call that leaves them out, defaults included.
+
+use serde_json::{Value, json};
+use toolhook::{Dialect, Json, Locale, ToolInvocation, schemars, serde, tool};
+use toolhook_runtime::{PluginToolProvider, ToolRegistry};
+
+/// Where to meet.
+#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(crate = "toolhook::serde")]
+#[schemars(crate = "toolhook::schemars")]
+struct Place {
+    /// The place's name.
+    name: String,
+    /// Its floor, if any.
+    floor: Option<i32>,
+    /// How many seats; 2 unless said.
+    #[serde(default = "two")]
+    seats: u32,
+}
+
+fn two() -> u32 {
+    2
+}
+
+/// How to meet.
+#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(crate = "toolhook::serde", tag = "kind", rename_all = "snake_case")]
+#[schemars(crate = "toolhook::schemars")]
+enum Mode {
+    /// In person, somewhere.
+    InPerson {
+        /// Where.
+        place: Place,
+    },
+    /// On a call.
+    Call {
+        /// The link, if one is known already.
+        link: Option<String>,
+    },
+}
+
+/// What the tool saw.
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+#[serde(crate = "toolhook::serde")]
+#[schemars(crate = "toolhook::schemars")]
+struct Seen {
+    /// The decoded arguments, as the tool saw them.
+    debug: String,
+}
+
+/// Plans a meeting.
+#[tool]
+fn plan_meeting(
+    /// Who meets.
+    people: Vec<String>,
+    /// How.
+    mode: Mode,
+    /// An agenda.
+    agenda: Option<String>,
+    /// Minutes.
+    #[param(default = 30)]
+    minutes: u32,
+) -> Json<Seen> {
+    Json(Seen { debug: format!("{people:?} {mode:?} {agenda:?} {minutes}") })
+}
+
+async fn seen(registry: &ToolRegistry, arguments: Value) -> Value {
+    let result = registry.invoke(ToolInvocation::new("plan_meeting", arguments.to_string()), None).await;
+    assert!(result.success, "{}", result.error_message);
+    result.structured_content.unwrap()
+}
+
+#[tokio::test]
+async fn nulls_for_optional_fields_decode_like_absent_ones() {
+    let registry = ToolRegistry::default();
+    registry.register_provider(PluginToolProvider::from_declared());
+    // The strict definition makes every optional field nullable and required.
+    let spec = registry.get_tool_spec("plan_meeting", None).await.unwrap();
+    let strict = spec.llm_definition(Dialect::OpenAiChatStrict, Locale::En).unwrap();
+    let required = &strict["function"]["parameters"]["required"];
+    assert_eq!(required, &json!(["people", "mode", "agenda", "minutes"]));
+
+    let non_strict = json!({"people": ["ann"], "mode": {"kind": "in_person", "place": {"name": "Lab"}}});
+    let strict_call = json!({"people": ["ann"], "agenda": null, "minutes": null,
+        "mode": {"kind": "in_person", "place": {"name": "Lab", "floor": null, "seats": null}}});
+    assert_eq!(seen(&registry, strict_call).await, seen(&registry, non_strict).await);
+
+    let non_strict = json!({"people": [], "mode": {"kind": "call"}});
+    let strict_call = json!({"people": [], "agenda": null, "minutes": null, "mode": {"kind": "call", "link": null}});
+    let a = seen(&registry, strict_call).await;
+    assert_eq!(a, seen(&registry, non_strict).await);
+    assert_eq!(a["debug"], "[] Call { link: None } None 30");
+}

@@ -1,0 +1,267 @@
+//! The strict dialects' schemas: the subset OpenAI's structured outputs accept, reached by
+//! rewriting what can be rewritten (see [`keywords`](super::keywords)), describing what a model
+//! still needs to know, and refusing the rest.
+
+use super::ProjectionError;
+use super::keywords::{Family, STRICT_FORMATS, Treatment, append_description, describe, treatment};
+use crate::Locale;
+use serde_json::{Map, Value};
+
+/// Makes a schema acceptable to strict structured outputs: every object closed and every
+/// property required (optional ones nullable), recursively through `$defs`.
+pub(crate) fn strict_schema(schema: &Value, locale: Locale) -> Result<Value, ProjectionError> {
+    let mut out = schema.clone();
+    strictify(&mut out, "", locale)?;
+    Ok(out)
+}
+
+fn is_object_schema(map: &Map<String, Value>) -> bool {
+    match map.get("type") {
+        Some(Value::String(t)) => t == "object",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "object"),
+        _ => map.contains_key("properties"),
+    }
+}
+
+fn strictify(schema: &mut Value, path: &str, locale: Locale) -> Result<(), ProjectionError> {
+    let Value::Object(map) = schema else {
+        return Ok(());
+    };
+    let keys: Vec<String> = map.keys().cloned().collect();
+    let mut notes = Vec::new();
+    for key in keys {
+        match treatment(Family::Strict, &key) {
+            Treatment::Keep => {}
+            Treatment::Refuse => {
+                return Err(ProjectionError::Unsupported { keyword: key, path: pointer(path) });
+            }
+            Treatment::Drop => {
+                map.remove(&key);
+            }
+            Treatment::Describe => {
+                if let Some(value) = map.remove(&key)
+                    && let Some(note) = describe(&key, &value, locale)
+                {
+                    notes.push(note);
+                }
+            }
+            Treatment::Rewrite(_) => match key.as_str() {
+                "oneOf" => {
+                    if let Some(branches) = map.remove("oneOf") {
+                        map.insert("anyOf".into(), branches);
+                    }
+                }
+                "const" => {
+                    if let Some(value) = map.remove("const") {
+                        map.insert("enum".into(), Value::Array(vec![value]));
+                    }
+                }
+                "format" => {
+                    let supported =
+                        map.get("format").and_then(Value::as_str).is_some_and(|f| STRICT_FORMATS.contains(&f));
+                    if !supported
+                        && let Some(value) = map.remove("format")
+                        && let Some(note) = describe("format", &value, locale)
+                    {
+                        notes.push(note);
+                    }
+                }
+                // `type`, `required` and `additionalProperties` are settled below.
+                _ => {}
+            },
+        }
+    }
+    for note in notes {
+        append_description(map, &note);
+    }
+    let branches = map.contains_key("anyOf");
+    if branches && !map.contains_key("properties") {
+        // A union of objects (a tagged enum): each branch is its own closed object; an outer
+        // `type: object` would be an object without properties that admits none of them.
+        if map.get("type").and_then(Value::as_str) == Some("object") {
+            map.remove("type");
+        }
+    } else if is_object_schema(map) {
+        match map.get("additionalProperties") {
+            None | Some(Value::Bool(false)) => {
+                map.insert("additionalProperties".into(), Value::Bool(false));
+            }
+            Some(_) => {
+                return Err(ProjectionError::OpenObject { path: pointer(path) });
+            }
+        }
+        let properties = map.entry("properties").or_insert_with(|| Value::Object(Map::new()));
+        let mut all = Vec::new();
+        if let Value::Object(properties) = properties {
+            for (key, prop) in properties.iter_mut() {
+                strictify(prop, &format!("{path}/properties/{}", escape_pointer(key)), locale)?;
+                all.push(key.clone());
+            }
+        }
+        let previously_required: Vec<String> = map
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|names| names.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .unwrap_or_default();
+        if let Some(Value::Object(properties)) = map.get_mut("properties") {
+            for (key, prop) in properties.iter_mut() {
+                if !previously_required.contains(key) {
+                    make_nullable(prop);
+                }
+            }
+        }
+        map.insert("required".into(), Value::Array(all.into_iter().map(Value::from).collect()));
+    }
+    if let Some(sub @ Value::Object(_)) = map.get_mut("items") {
+        strictify(sub, &format!("{path}/items"), locale)?;
+    }
+    if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
+        for (i, branch) in branches.iter_mut().enumerate() {
+            strictify(branch, &format!("{path}/anyOf/{i}"), locale)?;
+        }
+    }
+    if let Some(Value::Object(defs)) = map.get_mut("$defs") {
+        for (name, def) in defs.iter_mut() {
+            strictify(def, &format!("{path}/$defs/{}", escape_pointer(name)), locale)?;
+        }
+    }
+    Ok(())
+}
+
+/// A formerly optional property becomes nullable.
+fn make_nullable(prop: &mut Value) {
+    let Value::Object(map) = prop else { return };
+    if let Some(Value::Array(values)) = map.get_mut("enum")
+        && !values.contains(&Value::Null)
+    {
+        values.push(Value::Null);
+    }
+    match map.get_mut("type") {
+        Some(Value::String(t)) => {
+            if t != "null" {
+                let t = std::mem::take(t);
+                map.insert("type".into(), Value::Array(vec![Value::from(t), Value::from("null")]));
+            }
+        }
+        Some(Value::Array(types)) => {
+            if !types.iter().any(|t| t == "null") {
+                types.push(Value::from("null"));
+            }
+        }
+        _ => {
+            let null = Value::Object(Map::from_iter([("type".to_owned(), Value::from("null"))]));
+            match map.get_mut("anyOf") {
+                // A union gains a `null` branch; its description stays outside.
+                Some(Value::Array(branches)) => {
+                    if !branches.iter().any(|b| b.get("type") == Some(&Value::from("null"))) {
+                        branches.push(null);
+                    }
+                }
+                _ => {
+                    let description = map.remove("description");
+                    let inner = std::mem::take(map);
+                    map.insert("anyOf".into(), Value::Array(vec![Value::Object(inner), null]));
+                    if let Some(description) = description {
+                        map.insert("description".into(), description);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn pointer(path: &str) -> String {
+    if path.is_empty() { "/".to_owned() } else { path.to_owned() }
+}
+
+fn escape_pointer(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn strict(schema: Value) -> Result<Value, ProjectionError> {
+        strict_schema(&schema, Locale::En)
+    }
+
+    #[test]
+    fn objects_are_closed_and_optional_properties_nullable() {
+        let schema = json!({"type": "object", "properties": {
+            "q": {"type": "string", "description": "query"},
+            "n": {"type": "integer", "default": 5},
+            "unit": {"type": "string", "enum": ["c", "f"]},
+            "any": {"description": "untyped"},
+            "tags": {"type": "array", "items": {"type": "object", "properties": {"k": {"type": "string"}}, "required": []}},
+        }, "required": ["q", "tags"]});
+        assert_eq!(
+            strict(schema).unwrap(),
+            json!({"type": "object", "properties": {
+                "q": {"type": "string", "description": "query"},
+                "n": {"type": ["integer", "null"], "description": "Default: 5."},
+                "unit": {"type": ["string", "null"], "enum": ["c", "f", null]},
+                "any": {"anyOf": [{}, {"type": "null"}], "description": "untyped"},
+                "tags": {"type": "array", "items": {"type": "object", "properties": {"k": {"type": ["string", "null"]}}, "required": ["k"], "additionalProperties": false}},
+            }, "required": ["q", "n", "unit", "any", "tags"], "additionalProperties": false})
+        );
+    }
+
+    #[test]
+    fn open_objects_and_unsupported_keywords_are_refused() {
+        let open = json!({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": true}}});
+        assert_eq!(strict(open), Err(ProjectionError::OpenObject { path: "/properties/m".into() }));
+        let all_of = json!({"type": "object", "properties": {"m": {"allOf": []}}});
+        assert!(matches!(strict(all_of), Err(ProjectionError::Unsupported { .. })));
+    }
+
+    #[test]
+    fn a_tagged_enum_is_a_union_of_closed_objects_each_fillable() {
+        let schema = json!({"type": "object", "properties": {"shape": {
+            "type": "object",
+            "description": "A shape.",
+            "oneOf": [
+                {"type": "object", "properties": {"kind": {"type": "string", "const": "circle"}, "r": {"type": "number"}}, "required": ["kind", "r"]},
+                {"type": "object", "properties": {"kind": {"type": "string", "const": "square"}, "side": {"type": "number"}}, "required": ["kind", "side"]},
+            ],
+        }}, "required": ["shape"]});
+        let shape = &strict(schema).unwrap()["properties"]["shape"];
+        assert_eq!(shape.get("type"), None);
+        assert_eq!(shape["description"], "A shape.");
+        assert_eq!(
+            shape["anyOf"][0],
+            json!({"type": "object", "properties": {"kind": {"type": "string", "enum": ["circle"]}, "r": {"type": "number"}}, "required": ["kind", "r"], "additionalProperties": false})
+        );
+    }
+
+    #[test]
+    fn keywords_strict_mode_rejects_are_described_in_the_locale() {
+        let schema = json!({"type": "object", "properties": {
+            "tags": {"type": "array", "items": {"type": "string", "minLength": 2}, "uniqueItems": true, "description": "Tags."},
+            "site": {"type": "string", "format": "uri"},
+            "at": {"type": "string", "format": "date-time"},
+        }, "required": ["tags", "site", "at"]});
+        let out = strict(schema.clone()).unwrap();
+        assert_eq!(out["properties"]["tags"]["description"], "Tags. Items must be unique.");
+        assert_eq!(
+            out["properties"]["tags"]["items"],
+            json!({"type": "string", "description": "At least 2 characters."})
+        );
+        assert_eq!(out["properties"]["site"], json!({"type": "string", "description": "Format: uri."}));
+        assert_eq!(out["properties"]["at"], json!({"type": "string", "format": "date-time"}));
+        let zh = strict_schema(&schema, Locale::ZhHans).unwrap();
+        assert_eq!(zh["properties"]["tags"]["description"], "Tags. 各项不可重复。");
+    }
+
+    #[test]
+    fn recursive_definitions_are_made_strict_too() {
+        let schema = json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/Node"}}, "required": ["root"],
+            "$defs": {"Node": {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}, "label": {"type": "string"}}, "required": ["children"]}}});
+        let out = strict(schema).unwrap();
+        assert_eq!(
+            out["$defs"]["Node"],
+            json!({"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}, "label": {"type": ["string", "null"]}}, "required": ["children", "label"], "additionalProperties": false})
+        );
+    }
+}

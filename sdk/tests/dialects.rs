@@ -1,0 +1,91 @@
+//! Definitions of tools with the user types authors write: recursive types stay in `$defs`,
+//! strict dialects get fillable schemas, Gemini gets its subset, variant docs reach every dialect.
+
+use serde_json::{Value, json};
+use toolhook::{DeclaredTool, Dialect, Locale, schemars, serde, tool};
+
+/// A node of an outline.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(crate = "toolhook::serde")]
+#[schemars(crate = "toolhook::schemars")]
+pub struct Section {
+    /// The heading.
+    pub title: String,
+    /// Sections below it.
+    #[serde(default)]
+    pub children: Vec<Section>,
+}
+
+/// How urgent.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(crate = "toolhook::serde", rename_all = "lowercase")]
+#[schemars(crate = "toolhook::schemars")]
+pub enum Urgency {
+    /// Today.
+    High,
+    /// This week.
+    Low,
+}
+
+/// Saves an outline.
+#[tool]
+fn save_outline(
+    /// The outline's root.
+    root: Section,
+    /// How urgent it is.
+    urgency: Urgency,
+) -> usize {
+    fn count(s: &Section) -> usize {
+        1 + s.children.iter().map(count).sum::<usize>()
+    }
+    let _ = urgency;
+    count(&root)
+}
+
+fn definition(dialect: Dialect) -> Value {
+    let tool = DeclaredTool::all().into_iter().find(|t| t.name() == "save_outline").unwrap();
+    tool.spec().unwrap().llm_definition(dialect, Locale::En).unwrap()
+}
+
+fn refs(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, item) in map {
+                if key == "$ref" {
+                    out.push(item.as_str().unwrap().to_owned());
+                }
+                refs(item, out);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|i| refs(i, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn a_recursive_type_is_a_definition_referred_to_by_name() {
+    let schema = &definition(Dialect::Neutral)["parameters_schema"];
+    let mut found = Vec::new();
+    refs(schema, &mut found);
+    assert!(!found.is_empty() && found.iter().all(|r| r == "#/$defs/Section"), "{found:?}");
+    assert_eq!(schema["$defs"]["Section"]["properties"]["children"]["items"], json!({"$ref": "#/$defs/Section"}));
+    for dialect in [Dialect::OpenAiChatStrict, Dialect::Anthropic, Dialect::Mcp] {
+        let mut found = Vec::new();
+        refs(&definition(dialect), &mut found);
+        assert!(found.iter().all(|r| r == "#/$defs/Section"), "{dialect}: {found:?}");
+    }
+    let mut found = Vec::new();
+    refs(&definition(Dialect::Gemini), &mut found);
+    assert!(found.is_empty(), "gemini inlines: {found:?}");
+}
+
+#[test]
+fn variant_docs_reach_every_dialect() {
+    for dialect in Dialect::ALL {
+        let text = definition(dialect).to_string();
+        assert!(text.contains("- high: Today.") && text.contains("- low: This week."), "{dialect}: {text}");
+    }
+    let urgency = &definition(Dialect::Neutral)["parameters_schema"]["properties"]["urgency"];
+    assert_eq!(urgency["enum"], json!(["high", "low"]));
+    assert_eq!(urgency["description"], "How urgent it is.\n- high: Today.\n- low: This week.");
+}
