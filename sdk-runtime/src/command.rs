@@ -198,7 +198,8 @@ pub struct CommandSpec {
 
 impl CommandSpec {
     /// The command of a tool: the tool's name, its required parameters as `<name:type>` then its
-    /// optional ones as `[name:type]`, each group in declaration order.
+    /// optional ones as `[name:type]`, each group in declaration order. The last one, when it is
+    /// text, takes the rest of the message (`rest`), so free text needs no quotes.
     pub fn from_tool(spec: &ToolSpec) -> CommandSpec {
         let schema = spec.parameters_schema();
         let required: Vec<&str> = schema
@@ -220,6 +221,12 @@ impl CommandSpec {
                     }
                 }
             }
+        }
+        // A trailing text parameter takes the rest of the message: `note call mum` needs no quotes.
+        if let Some(last) = slots.last_mut()
+            && last.kind == TokenKind::Text
+        {
+            last.kind = TokenKind::Rest;
         }
         let mut command = CommandSpec {
             name: spec.name().to_owned(),

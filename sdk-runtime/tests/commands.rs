@@ -19,6 +19,24 @@ fn weather(
     format!("{city} in {} day(s)", days.unwrap_or(0))
 }
 
+/// Takes a note.
+#[tool]
+#[command]
+fn note(
+    /// What to note.
+    text: String,
+) -> String {
+    format!("noted: {text}")
+}
+
+#[tokio::test]
+async fn a_trailing_text_parameter_takes_the_rest_of_the_message() {
+    let spec = command("note");
+    assert_eq!(spec.pattern(), "note <text:rest>");
+    let parsed = spec.parse("note call mum at 6").unwrap().unwrap();
+    assert_eq!(parsed["text"], "call mum at 6");
+}
+
 /// Order matters
 #[tool]
 #[command]
@@ -51,7 +69,7 @@ fn args(command: &CommandSpec, text: &str) -> Value {
 #[test]
 fn generated_patterns_list_required_parameters_first() {
     assert_eq!(command("weather").pattern(), "weather <city:text> [days:integer]");
-    assert_eq!(command("f").pattern(), "f <b:text> [a:text]");
+    assert_eq!(command("f").pattern(), "f <b:text> [a:rest]");
     assert_eq!(command("kinds").pattern(), "kinds <n:number> <yes:boolean> <tags:list> [extra:json]");
     assert_eq!(command("ban").pattern(), "ban <user_id:text> [reason:rest]");
 }
@@ -143,7 +161,7 @@ async fn help_for_all_commands_lists_only_what_the_caller_may_use() {
     let user = ToolExecutionContext { platform: "qq".into(), ..Default::default() };
     assert_eq!(
         set.help(&user, Locale::En).await,
-        "Commands:\n  f <b:text> [a:text] - Order matters\n  kinds <n:number> <yes:boolean> <tags:list> [extra:json] - Every argument kind\n  weather <city:text> [days:integer] - Query weather information"
+        "Commands:\n  f <b:text> [a:rest] - Order matters\n  kinds <n:number> <yes:boolean> <tags:list> [extra:json] - Every argument kind\n  note <text:rest> - Takes a note.\n  weather <city:text> [days:integer] - Query weather information"
     );
     let admin = ToolExecutionContext { permission: PermissionLevel::Owner, ..user };
     assert!(
