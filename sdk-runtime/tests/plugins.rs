@@ -88,7 +88,11 @@ impl Weather {
 
     /// Look up the forecast for a city.
     #[tool(core_tool = true)]
-    async fn forecast(&self, city: String) -> String {
+    async fn forecast(
+        &self,
+        /// The city.
+        city: String,
+    ) -> String {
         format!("{city}: sunny (loaded {} time(s))", self.loads.load(Ordering::SeqCst))
     }
 
@@ -152,6 +156,7 @@ impl Slow {
         event("acme.slow on_load done");
     }
 
+    /// Slow tool.
     #[tool]
     async fn slow_tool(&self) -> &'static str {
         "ran"
@@ -203,6 +208,7 @@ impl Broken {
         event("acme.broken on_unload");
     }
 
+    /// Broken forecast.
     #[tool]
     async fn broken_forecast(&self) {}
 }
@@ -232,6 +238,7 @@ impl Lost {
         event("acme.lost on_load");
     }
 
+    /// Lost tool.
     #[tool]
     async fn lost_tool(&self) {}
 
@@ -340,6 +347,7 @@ async fn built_in_plugins_run_first_within_a_hook_slot() {
 pub struct DupA;
 #[plugin(id = "dup.id")]
 impl DupA {
+    /// Dup a.
     #[tool]
     async fn dup_a(&self) {}
 }
@@ -348,6 +356,7 @@ impl DupA {
 pub struct DupB;
 #[plugin(id = "dup.id")]
 impl DupB {
+    /// Dup b.
     #[tool]
     async fn dup_b(&self) {}
 }
@@ -356,10 +365,13 @@ impl DupB {
 pub struct Twice;
 #[plugin(id = "twice.tools")]
 impl Twice {
+    /// First.
     #[tool(name = "lookup")]
     async fn first(&self) {}
+    /// Second.
     #[tool(name = "lookup")]
     async fn second(&self) {}
+    /// Sibling.
     #[tool]
     async fn sibling(&self) {}
 }
@@ -446,9 +458,17 @@ fn missing_keys_are_filled_and_unknown_ones_dropped() {
 }
 
 #[test]
+fn a_document_without_a_plugin_section_is_of_the_declared_version() {
+    let n = normalise(Some(weather_config()), Some(&json!({"behaviour": {"days": 4}}))).unwrap();
+    assert_eq!((n.version.as_str(), n.enabled), ("1.0.0", true));
+    assert_eq!(n.document["behaviour"], json!({"mode": "fast", "days": 4}));
+    assert_eq!(n.document["plugin"], json!({"config_version": "1.0.0", "enabled": true}));
+}
+
+#[test]
 fn config_errors_name_what_is_wrong_in_both_locales() {
     let decl = Some(weather_config());
-    let e = normalise(decl, Some(&json!({"behaviour": {}}))).unwrap_err();
+    let e = normalise(decl, Some(&json!(["not", "an", "object"]))).unwrap_err();
     assert_eq!(e, ConfigError::MissingSection);
     assert_eq!(e.message(Locale::ZhHans), "插件配置文件缺少 [plugin] 配置节，且必须提供 plugin.config_version 版本号");
     let e = normalise(decl, Some(&json!({"plugin": {"config_version": "  "}}))).unwrap_err();
@@ -458,7 +478,7 @@ fn config_errors_name_what_is_wrong_in_both_locales() {
     );
     assert_eq!(
         e.message(Locale::En),
-        "plugin config lacks plugin.config_version; unversioned configs are not supported"
+        "`plugin.config_version` must be a version string such as \"1.0.0\""
     );
     let e =
         normalise(decl, Some(&json!({"plugin": {"config_version": "1.0.0"}, "behaviour": {"days": 300}}))).unwrap_err();
@@ -512,13 +532,21 @@ async fn config_updates_are_validated_stored_and_announced() {
     assert_eq!(ctx.config::<WeatherConfig>().unwrap().behaviour.mode, "slow");
     let updates = events_of("acme.weather on_config_update");
     assert_eq!(updates.last().unwrap(), "acme.weather on_config_update self \"slow\" 1.1.0");
+    // An update names only what changes: the rest stays, a null resets a field to its default.
+    let days = json!({"behaviour": {"days": 5}});
+    host.update_config("acme.weather", ConfigScope::Own, days, "1.1.0").await.unwrap();
+    let config = ctx.config::<WeatherConfig>().unwrap();
+    assert_eq!((config.behaviour.mode.as_str(), config.behaviour.days), ("slow", 5));
+    host.update_config("acme.weather", ConfigScope::Own, json!({"behaviour": {"mode": null}}), "1.1.0").await.unwrap();
+    let config = ctx.config::<WeatherConfig>().unwrap();
+    assert_eq!((config.behaviour.mode.as_str(), config.behaviour.days), ("fast", 5));
     host.update_config("acme.weather", ConfigScope::Bot, json!({"behaviour": {"mode": "bot"}}), "2").await.unwrap();
     assert_eq!(
         events_of("acme.weather on_config_update").last().unwrap(),
         "acme.weather on_config_update bot \"bot\" 2"
     );
     host.update_config("acme.weather", ConfigScope::Model, json!({}), "3").await.unwrap();
-    assert_eq!(events_of("acme.weather on_config_update").len(), updates.len() + 1, "not subscribed to model");
+    assert_eq!(events_of("acme.weather on_config_update").len(), updates.len() + 3, "not subscribed to model");
 }
 
 // ---- free fns: the package's default plugin ------------------------------------------------------

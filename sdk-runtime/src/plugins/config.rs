@@ -62,11 +62,11 @@ impl ConfigSource for MemoryConfigSource {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConfigError {
-    /// No `plugin` object.
-    #[error("plugin config has no [plugin] section; plugin.config_version is required")]
+    /// The document is not a JSON object, or its `plugin` member is not one.
+    #[error("a plugin config document must be a JSON object, with `plugin` (when present) an object")]
     MissingSection,
-    /// `plugin.config_version` absent, not a string, or blank.
-    #[error("plugin config lacks plugin.config_version; unversioned configs are not supported")]
+    /// `plugin.config_version` is not a string, or blank.
+    #[error("`plugin.config_version` must be a version string such as \"1.0.0\"")]
     MissingVersion,
     /// A value does not fit the config type.
     #[error("invalid plugin config at {path}: {reason}")]
@@ -175,9 +175,14 @@ pub fn normalise(
         return Ok(NormalisedConfig { document, changed: empty, enabled, version, typed: None });
     };
     let Value::Object(mut map) = document else { return Err(ConfigError::MissingSection) };
-    let Some(Value::Object(plugin)) = map.get("plugin") else { return Err(ConfigError::MissingSection) };
-    let version = match plugin.get("config_version") {
-        Some(Value::String(v)) if !v.trim().is_empty() => v.clone(),
+    // A document without a `plugin` object, or without a version in it, is of the version the
+    // plugin declares: hosts that keep only the plugin's own fields need not write one.
+    let plugin = match map.entry("plugin").or_insert_with(|| Value::Object(Map::new())) {
+        Value::Object(plugin) => plugin,
+        _ => return Err(ConfigError::MissingSection),
+    };
+    let version = match plugin.entry("config_version").or_insert_with(|| Value::from(declaration.version)) {
+        Value::String(v) if !v.trim().is_empty() => v.clone(),
         _ => return Err(ConfigError::MissingVersion),
     };
     let original = map.clone();
@@ -201,6 +206,30 @@ pub fn normalise(
     let normalised = Value::Object(normalised);
     let changed = empty || filled || normalised != Value::Object(original);
     Ok(NormalisedConfig { document: normalised, changed, enabled, version, typed: Some(typed) })
+}
+
+/// An update laid over the current document (JSON Merge Patch, RFC 7396): objects merge key by
+/// key, a `null` removes a key (so it takes its default again), anything else replaces.
+pub(crate) fn merge_patch(current: &Value, update: &Value) -> Value {
+    match (current, update) {
+        (Value::Object(current), Value::Object(update)) => {
+            let mut out = current.clone();
+            for (key, value) in update {
+                if value.is_null() {
+                    out.remove(key);
+                } else {
+                    let merged = match out.get(key) {
+                        Some(old) => merge_patch(old, value),
+                        None => merge_patch(&Value::Null, value),
+                    };
+                    out.insert(key.clone(), merged);
+                }
+            }
+            Value::Object(out)
+        }
+        (_, Value::Object(update)) => merge_patch(&Value::Object(Map::new()), &Value::Object(update.clone())),
+        (_, update) => update.clone(),
+    }
 }
 
 /// Overlays an old document's values onto new defaults, except `plugin.config_version` (for

@@ -2,7 +2,7 @@
 //! config, and keeps the registry and the hook dispatcher in step with their states.
 
 use super::classification::HostClassification;
-use super::config::{ConfigError, ConfigSource, normalise};
+use super::config::{ConfigError, ConfigSource, merge_patch, normalise};
 use super::load_report::{LoadOutcome, LoadReport};
 use super::set::{CollectedPlugin, PluginProblem, PluginSet};
 use super::state::PluginState;
@@ -459,9 +459,11 @@ impl PluginHost {
         }
     }
 
-    /// Hands a plugin a new config document. `Own` documents are normalised
-    /// (an error is returned and the old config kept), stored, and then passed to
-    /// `on_config_update`; `Bot` and `Model` documents go as given, only to subscribed plugins.
+    /// Hands a plugin a new config document. An `Own` document is an update laid over the current
+    /// one (JSON Merge Patch: fields it does not name keep their values, a `null` resets one to
+    /// its default, and it needs no `plugin` section), then normalised (an error is returned and
+    /// the old config kept), stored, and passed to `on_config_update`; `Bot` and `Model`
+    /// documents go as given, only to subscribed plugins.
     pub async fn update_config(
         &self,
         plugin_id: &str,
@@ -477,7 +479,9 @@ impl PluginHost {
         let registration = plugin.registration();
         let document = match scope {
             ConfigScope::Own => {
-                let config = normalise(plugin.config(), Some(&document))?;
+                // The update is laid over the current document: what it does not name stays.
+                let current = self.context(plugin_id).map(|c| c.config_value()).unwrap_or_default();
+                let config = normalise(plugin.config(), Some(&merge_patch(&current, &document)))?;
                 if let Some(context) = self.context(plugin_id) {
                     context.set_config(config.document.clone(), config.typed.clone());
                 }
