@@ -470,6 +470,11 @@ impl ToolRegistry {
     /// The timeout (the tool's own, else [`RegistryConfig::default_timeout`]) counts from this
     /// call: finding the tool and a handler that blocks its thread before its first `.await` use
     /// it up too.
+    ///
+    /// A tool the caller's access rules hide answers `Tool not found`, as if it did not exist;
+    /// the result's `metadata["access_denied"]` tells the host which rule hid it (`"platform"`,
+    /// `"scope"` or `"permission"`). A tool that was declared but failed to load is not found
+    /// either, and the answer says why.
     pub async fn invoke(&self, call: ToolInvocation, ctx: Option<&ToolExecutionContext>) -> ToolExecutionResult {
         self.invoke_found(call, ctx).await.0
     }
@@ -501,7 +506,13 @@ impl ToolRegistry {
                 Some(reason) => not_found_because(&requested, &reason, locale),
                 None => not_found(&requested, locale),
             };
-            return (ToolExecutionResult::failure(requested, text), None);
+            let mut result = ToolExecutionResult::failure(requested, text);
+            // The model is told only that there is no such tool; the host learns which rule hid it.
+            if let Some(rule) = routes.denied_by(&result.tool_name) {
+                tracing::debug!(tool = %shown(&result.tool_name), rule, "call refused by the tool's access rules");
+                result.metadata.insert("access_denied".into(), Value::from(rule));
+            }
+            return (result, None);
         };
         let found = Some(route.listed.clone());
         if let Some(error) = self.check_argument_limits(&call.arguments) {
@@ -675,8 +686,11 @@ impl ToolRegistry {
         if let Some(routes) = set.routes.get(&key) {
             return routes;
         }
-        let candidates = routes::candidates(&listings, &key.facts);
-        let routes = Arc::new(routes::assign(self.inner.config.duplicate_policy, &candidates, &self.inner.warnings));
+        let (candidates, denied) = routes::candidates(&listings, &key.facts);
+        let mut routes = routes::assign(self.inner.config.duplicate_policy, &candidates, &self.inner.warnings);
+        // A denied name that another tool took is not denied.
+        routes.denied = denied.into_iter().filter(|(name, _)| routes.get(name).is_none()).collect();
+        let routes = Arc::new(routes);
         set.routes.insert(key, routes.clone());
         routes
     }

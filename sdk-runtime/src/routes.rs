@@ -35,6 +35,8 @@ const MAX_ECHO_CHARS: usize = 128;
 pub(crate) struct Routes {
     pub(crate) order: Vec<Route>,
     pub(crate) index: HashMap<String, usize>,
+    /// Tools the caller's access rules hide, and the rule that does (for the host, never the model).
+    pub(crate) denied: HashMap<String, &'static str>,
 }
 
 pub(crate) struct Route {
@@ -59,6 +61,11 @@ impl std::fmt::Debug for Route {
 impl Routes {
     pub(crate) fn get(&self, name: &str) -> Option<&Route> {
         self.index.get(name).map(|&i| &self.order[i])
+    }
+
+    /// The access rule (`platform`, `scope`, `permission`) that hides a tool from this caller.
+    pub(crate) fn denied_by(&self, name: &str) -> Option<&'static str> {
+        self.denied.get(name).copied()
     }
 }
 
@@ -174,7 +181,7 @@ pub(crate) fn assign(policy: DuplicatePolicy, candidates: &[Candidate<'_>], warn
         let ambiguous = per_provider.get(&(Arc::as_ptr(provider).cast::<()>(), original)).is_some_and(|n| *n > 1);
         order.push(Route { provider: provider.clone(), original_name: original.to_owned(), listed, ambiguous });
     }
-    Routes { order, index }
+    Routes { order, index, denied: HashMap::default() }
 }
 
 /// A valid name for a tool whose own is not: sanitised, `_` in front of a leading digit or
@@ -252,19 +259,26 @@ impl Candidate<'_> {
 }
 
 /// The candidates of a set of listings, in order: each listed spec with its provider, when the
-/// access rules admit it.
-pub(crate) fn candidates<'a>(listings: &'a Contributions, facts: &crate::access::AccessFacts) -> Vec<Candidate<'a>> {
+/// access rules admit it; and the names the rules hide, with the rule.
+pub(crate) fn candidates<'a>(
+    listings: &'a Contributions,
+    facts: &crate::access::AccessFacts,
+) -> (Vec<Candidate<'a>>, HashMap<String, &'static str>) {
     let mut out = Vec::new();
+    let mut denied = HashMap::default();
     for (provider, listing) in listings {
         let Some(listing) = listing else { continue };
         for (index, spec) in listing.specs.iter().enumerate() {
             match facts.permits(spec) {
                 Ok(()) => out.push(Candidate { provider, listing, index }),
-                Err(rule) => tracing::debug!(tool = %shown(spec.name()), rule, "tool denied by its access rules"),
+                Err(rule) => {
+                    tracing::debug!(tool = %shown(spec.name()), rule, "tool denied by its access rules");
+                    denied.insert(spec.name().to_owned(), rule);
+                }
             }
         }
     }
-    out
+    (out, denied)
 }
 
 #[cfg(test)]

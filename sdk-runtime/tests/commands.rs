@@ -40,11 +40,18 @@ async fn a_trailing_text_parameter_takes_the_rest_of_the_message() {
 /// Order matters
 #[tool]
 #[command]
-fn f(a: Option<String>, b: String) -> String {
+fn f(
+    /// The first value.
+    a: Option<String>,
+    /// The second value.
+    b: String,
+) -> String {
     format!("{b}{}", a.unwrap_or_default())
 }
 
 /// Ban a user
+// Its help shows parameters without descriptions: the warning for them is silenced.
+#[allow(deprecated)]
 #[tool(permission = "bot_admin", platforms = ["qq"])]
 #[command(usage = ["ban <user_id> [reason...]"], examples = ["ban u42 spamming links"], pattern = "ban <user_id:text> [reason:rest]")]
 fn ban(user_id: String, reason: Option<String>) -> String {
@@ -54,7 +61,16 @@ fn ban(user_id: String, reason: Option<String>) -> String {
 /// Every argument kind
 #[tool]
 #[command]
-fn kinds(n: f64, yes: bool, tags: Vec<i64>, extra: Option<serde_json::Map<String, Value>>) -> String {
+fn kinds(
+    /// A number.
+    n: f64,
+    /// A flag.
+    yes: bool,
+    /// Tags.
+    tags: Vec<i64>,
+    /// Extra fields.
+    extra: Option<serde_json::Map<String, Value>>,
+) -> String {
     format!("{n} {yes} {tags:?} {extra:?}")
 }
 
@@ -206,4 +222,15 @@ async fn a_huge_message_is_answered_with_a_bounded_reply() {
     assert!(set.run("hello \"there", &ctx).await.is_none());
     let quote = set.run("weather \"Paris", &ctx).await.expect("names a command");
     assert!(matches!(quote, CommandReply::Invalid(CommandError::Quote { .. })));
+}
+
+#[tokio::test]
+async fn a_denied_call_tells_the_model_nothing_and_the_host_which_rule() {
+    let registry = ToolRegistry::default();
+    registry.register_provider(PluginToolProvider::from_declared());
+    let user = ToolExecutionContext { platform: "qq".into(), ..Default::default() };
+    let result = registry.invoke(toolhook::ToolInvocation::new("ban", r#"{"user_id": "u1"}"#), Some(&user)).await;
+    assert_eq!(result.error_message, "Tool not found: ban");
+    assert_eq!(result.metadata.get("access_denied"), Some(&json!("permission")));
+    assert!(!result.history_content(Locale::En).contains("permission"));
 }
