@@ -143,6 +143,28 @@ impl ToolContentItem {
         ToolContentItem { data: data.into(), mime_type: mime_type.into(), ..Self::of(ContentType::Binary) }
     }
 
+    /// An image from its raw bytes (encoded as base64 here) and its MIME type.
+    ///
+    /// ```
+    /// use toolhook::ToolContentItem;
+    ///
+    /// let png = ToolContentItem::image_bytes(b"\x89PNG", "image/png");
+    /// assert_eq!(png.data, "iVBORw==");
+    /// ```
+    pub fn image_bytes(bytes: impl AsRef<[u8]>, mime_type: impl Into<String>) -> Self {
+        Self::image(encode(bytes.as_ref()), mime_type)
+    }
+
+    /// Audio from its raw bytes (encoded as base64 here) and its MIME type.
+    pub fn audio_bytes(bytes: impl AsRef<[u8]>, mime_type: impl Into<String>) -> Self {
+        Self::audio(encode(bytes.as_ref()), mime_type)
+    }
+
+    /// Binary data from its raw bytes (encoded as base64 here) and its MIME type.
+    pub fn binary_bytes(bytes: impl AsRef<[u8]>, mime_type: impl Into<String>) -> Self {
+        Self::binary(encode(bytes.as_ref()), mime_type)
+    }
+
     /// Sets the name.
     pub fn with_name(mut self, name: impl Into<String>) -> Self {
         self.name = name.into();
@@ -160,4 +182,9 @@ impl ToolContentItem {
         self.metadata.insert(key.into(), value.into());
         self
     }
+}
+
+fn encode(bytes: &[u8]) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(bytes)
 }
