@@ -189,6 +189,7 @@ mod results;
 mod routes;
 mod source;
 pub mod testing;
+mod tool_search;
 
 pub use command::{CommandError, CommandReply, CommandSet, CommandSpec, ListItem, TokenKind};
 pub use context_parts::ContextParts;

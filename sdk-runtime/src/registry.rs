@@ -7,7 +7,7 @@ use crate::context_parts::ContextView;
 use crate::guard::{self, Guarded};
 use crate::listing::{Found, ListingSettings, ProviderListings};
 use crate::nulls::drop_optional_nulls;
-use crate::provider::{RegistryLink, ToolProvider};
+use crate::provider::{LinkedRegistry, RegistryLink, ToolProvider};
 use crate::routes::{self, DuplicatePolicy, Route, Routes, Warnings, shown};
 use serde_json::Value;
 use smallvec::SmallVec;
@@ -261,6 +261,20 @@ pub(crate) struct RegistryInner {
     changes: tokio::sync::watch::Sender<u64>,
 }
 
+impl LinkedRegistry for RegistryInner {
+    fn changed(&self) {
+        RegistryInner::changed(self);
+    }
+}
+
+impl RegistryLink {
+    /// The registry, while it exists.
+    pub fn registry(&self) -> Option<ToolRegistry> {
+        let inner: Arc<dyn std::any::Any + Send + Sync> = self.registry.upgrade()?;
+        inner.downcast::<RegistryInner>().ok().map(ToolRegistry::from_inner)
+    }
+}
+
 impl RegistryInner {
     pub(crate) fn changed(&self) {
         self.changes.send_modify(|n| *n = n.wrapping_add(1));
@@ -369,7 +383,8 @@ impl ToolRegistry {
     /// Registers a provider that is shared elsewhere too.
     pub fn register_shared(&self, provider: Arc<dyn ToolProvider>) {
         let epoch = Arc::new(AtomicU64::new(0));
-        provider.attach(RegistryLink::new(epoch.clone(), Arc::downgrade(&self.inner)));
+        let inner: Arc<dyn LinkedRegistry> = self.inner.clone();
+        provider.attach(RegistryLink::new(epoch.clone(), Arc::downgrade(&inner)));
         let name = provider.provider_name().to_owned();
         let entry = Arc::new(ProviderListings::new(provider, epoch, self.inner.config.listing_settings()));
         self.replace_set(|entries| {

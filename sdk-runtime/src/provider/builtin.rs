@@ -1,8 +1,9 @@
 //! Built-in tools of the host: `tool_search` and whatever the host adds.
 
 use crate::context_parts::ContextParts;
-use crate::deferred::{DeferredTools, tool_search_entry};
+use crate::deferred::DeferredTools;
 use crate::provider::{RegistryLink, ToolProvider};
+use crate::tool_search::{run_tool_search, tool_search_spec};
 use std::future::Future;
 use std::sync::{Arc, OnceLock};
 use toolhook::{
@@ -221,7 +222,7 @@ impl BuiltinToolProvider {
     /// which prepares each round with it).
     pub fn with_deferred(deferred: DeferredTools) -> Self {
         let link = Arc::new(OnceLock::new());
-        let search = tool_search_entry(deferred.clone(), link.clone());
+        let search = tool_search(deferred.clone(), Arc::clone(&link));
         BuiltinToolProvider { name: "toolhook_builtin".into(), locale: Locale::En, tools: vec![search], deferred, link }
     }
 
@@ -307,4 +308,19 @@ impl ToolProvider for BuiltinToolProvider {
             }
         }
     }
+}
+
+/// `tool_search` as a built-in tool: it searches through the registry its provider is linked to.
+fn tool_search(deferred: DeferredTools, link: Arc<OnceLock<RegistryLink>>) -> BuiltinTool {
+    BuiltinTool::new(tool_search_spec(), move |call, ctx| {
+        let deferred = deferred.clone();
+        let registry = link.get().and_then(RegistryLink::registry);
+        async move {
+            let Some(registry) = registry else {
+                return Err(ToolError::new("Unavailable", "tool_search is not registered with a registry"));
+            };
+            Ok(run_tool_search(&deferred, &registry, call, ctx).await)
+        }
+    })
+    .phase(PhaseFilter::Action)
 }

@@ -5,7 +5,6 @@ pub(crate) mod builtin;
 pub(crate) mod plugin;
 
 use crate::context_parts::ContextParts;
-use crate::registry::{RegistryInner, ToolRegistry};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 use toolhook::{
@@ -101,14 +100,27 @@ pub trait ToolProvider: Send + Sync + 'static {
 }
 
 /// A provider's link to the registry it is registered with.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct RegistryLink {
     epoch: Arc<AtomicU64>,
-    registry: Weak<RegistryInner>,
+    /// The registry's side ([`ToolRegistry`](crate::ToolRegistry) turns it back into a handle).
+    pub(crate) registry: Weak<dyn LinkedRegistry>,
+}
+
+/// What a link reaches of its registry, seen from the providers' side.
+pub(crate) trait LinkedRegistry: std::any::Any + Send + Sync {
+    /// The tool list changed: drop cached routes, tell the watchers.
+    fn changed(&self);
+}
+
+impl std::fmt::Debug for RegistryLink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RegistryLink").field("epoch", &self.epoch).finish_non_exhaustive()
+    }
 }
 
 impl RegistryLink {
-    pub(crate) fn new(epoch: Arc<AtomicU64>, registry: Weak<RegistryInner>) -> Self {
+    pub(crate) fn new(epoch: Arc<AtomicU64>, registry: Weak<dyn LinkedRegistry>) -> Self {
         RegistryLink { epoch, registry }
     }
 
@@ -119,10 +131,5 @@ impl RegistryLink {
         if let Some(registry) = self.registry.upgrade() {
             registry.changed();
         }
-    }
-
-    /// The registry, while it exists.
-    pub fn registry(&self) -> Option<ToolRegistry> {
-        self.registry.upgrade().map(ToolRegistry::from_inner)
     }
 }
