@@ -768,6 +768,11 @@ async fn listen_for_changes(connection: Weak<Connection>, peer: Peer<RoleClient>
                 return;
             }
         };
+        // A change between the last listing and this subscription would be missed: list once more.
+        match connection.upgrade() {
+            Some(connection) => connection.request("relist"),
+            None => return,
+        };
         while let Ok(Some(notification)) = subscription.next().await {
             if matches!(notification, rmcp::model::ServerNotification::ToolListChangedNotification(_)) {
                 match connection.upgrade() {
