@@ -198,7 +198,7 @@ fn expand_item(
 }
 
 /// `#[allow(…, deprecated, …)]`.
-fn allows_deprecated(attr: &Attribute) -> bool {
+pub(crate) fn allows_deprecated(attr: &Attribute) -> bool {
     attr.path().is_ident("allow")
         && attr
             .parse_args_with(syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)

@@ -645,8 +645,45 @@ fn expand_item(
         return Err(errors);
     }
     let generated = generated?;
+    let warnings = description_warnings(fn_attrs, sig, &attrs, &analysis);
     append_parameter_docs(fn_attrs, &analysis);
-    Ok(quote!(#generated #command))
+    Ok(quote!(#generated #command #warnings))
+}
+
+/// Warnings for a tool or parameter without a description, which the model needs: each names a
+/// deprecated item, spanned at the fn's name or the parameter. A hidden tool, which no model
+/// sees, is not warned about; nor is a parameter of a type the macro does not know without text
+/// of its own, as the type's doc comment then describes it. `#[allow(deprecated)]` on the fn
+/// silences them.
+fn description_warnings(
+    fn_attrs: &[Attribute],
+    sig: &Signature,
+    attrs: &ToolAttrs,
+    analysis: &FnAnalysis,
+) -> TokenStream {
+    if attrs.visibility == Some(Visibility::Hidden) {
+        return TokenStream::new();
+    }
+    let mut uses = Vec::new();
+    let described = brief_candidates(attrs, &fn_docs(fn_attrs)).iter().flatten().any(|text| !text.trim().is_empty());
+    if !described {
+        uses.push(quote_spanned!(sig.ident.span()=> ::toolhook::__private::undocumented_tool();));
+    }
+    for param in analysis.model_params() {
+        let described = param.description.as_deref().is_some_and(|text| !text.trim().is_empty());
+        if !described && !matches!(param.shape.without_option(), Shape::User(_)) {
+            uses.push(quote_spanned!(param.ident.span()=> ::toolhook::__private::undocumented_parameter();));
+        }
+    }
+    if uses.is_empty() {
+        return TokenStream::new();
+    }
+    let allows = fn_attrs.iter().filter(|a| crate::action::allows_deprecated(a));
+    quote! {
+        #[doc(hidden)]
+        #(#allows)*
+        const _: () = { #(#uses)* };
+    }
 }
 
 /// The error for an attribute on something that is not a fn, spanned at the item's keyword.

@@ -24,7 +24,12 @@ fn main() {
 
 /// Add two numbers.
 #[tool(core_tool = true)]
-async fn add(a: i64, b: i64) -> String {
+async fn add(
+    /// The first number.
+    a: i64,
+    /// The second number.
+    b: i64,
+) -> String {
     (a + b).to_string()
 }
 
@@ -42,7 +47,7 @@ impl ServerHandler for Plain {
         _: Option<PaginatedRequestParams>,
         _: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let schema = json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}, "required": ["a", "b"]});
+        let schema = json!({"type": "object", "properties": {"a": {"type": "integer", "description": "The first number."}, "b": {"type": "integer", "description": "The second number."}}, "required": ["a", "b"]});
         let schema: Map<String, Value> = schema.as_object().cloned().unwrap_or_default();
         Ok(ListToolsResult::with_all_items(vec![Tool::new("add", "Add two numbers.", schema)]))
     }

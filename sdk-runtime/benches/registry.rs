@@ -32,7 +32,14 @@ fn search_impl(query: &str, limit: u32, exact: bool) -> String {
 
 /// Search with three parameters.
 #[tool(core_tool = true)]
-async fn search3(query: String, limit: u32, exact: bool) -> String {
+async fn search3(
+    /// Search keywords.
+    query: String,
+    /// Maximum number of results.
+    limit: u32,
+    /// Match the keywords exactly.
+    exact: bool,
+) -> String {
     search_impl(&query, limit, exact)
 }
 

@@ -20,35 +20,47 @@ use toolhook_runtime::{
 #[tool]
 fn lookup(
     call: &ToolInvocation,
+    /// The query.
     q: Option<String>,
+    /// The user id.
     user_id: Option<String>,
+    /// The platform.
     platform: Option<String>,
+    /// The stream id.
     stream_id: Option<String>,
+    /// The chat id.
     chat_id: Option<String>,
+    /// The group id.
     group_id: Option<String>,
 ) -> Value {
     let _ = (q, user_id, platform, stream_id, chat_id, group_id);
     call.arguments.to_value().unwrap_or(Value::Null)
 }
 
+/// Broken.
 #[tool]
 fn broken() -> Result<(), String> {
     Err("tool crashed".into())
 }
 
+/// Mute.
 #[tool]
 fn mute() -> Result<(), String> {
     Err(String::new())
 }
 
+/// B tool.
 #[tool(visibility = "deferred")]
 fn b_tool() {}
+/// A tool.
 #[tool(visibility = "visible")]
 fn a_tool() {}
 #[tool(visibility = "hidden")]
 fn secret() {}
+/// C tool.
 #[tool(visibility = "deferred")]
 fn c_tool() {}
+/// Core tool.
 #[tool(visibility = "visible")]
 fn core_tool() {}
 

@@ -61,7 +61,10 @@ struct Forecast {
 
 /// A forecast as structured content.
 #[tool(core_tool = true)]
-fn remote_forecast(city: String) -> Json<Forecast> {
+fn remote_forecast(
+    /// The city.
+    city: String,
+) -> Json<Forecast> {
     Json(Forecast { city, celsius: 21.5 })
 }
 

@@ -55,7 +55,11 @@ pub struct Blocking;
 impl Blocking {
     /// Blocks its thread for `ms` milliseconds.
     #[tool]
-    fn stall(&self, ms: u64) -> String {
+    fn stall(
+        &self,
+        /// How long to stall, in milliseconds.
+        ms: u64,
+    ) -> String {
         std::thread::sleep(Duration::from_millis(ms));
         "stalled".into()
     }

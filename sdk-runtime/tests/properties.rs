@@ -9,21 +9,35 @@ use toolhook_runtime::{CommandSet, PluginSet, PluginToolProvider, ToolRegistry, 
 
 /// Echo an exact integer.
 #[tool]
-fn exact(n: i128) -> String {
+fn exact(
+    /// A number.
+    n: i128,
+) -> String {
     n.to_string()
 }
 
 /// Echo a u64, or say why not.
 #[tool]
 #[command]
-fn count(n: u64, label: Option<String>) -> String {
+fn count(
+    /// A number.
+    n: u64,
+    /// A label.
+    label: Option<String>,
+) -> String {
     format!("{n} {}", label.unwrap_or_else(|| "-".into()))
 }
 
 /// Echo a note.
 #[tool]
 #[command(alias = ["n"])]
-fn note(text: String, #[param(default = false)] urgent: bool) -> String {
+fn note(
+    /// The text.
+    text: String,
+    #[param(default = false)]
+    /// Whether it is urgent.
+    urgent: bool,
+) -> String {
     format!("{urgent} {text}")
 }
 

@@ -103,7 +103,11 @@ impl ToolExecutionContext {
     ///
     /// /// Index a repository.
     /// #[tool]
-    /// async fn index(ctx: &ToolExecutionContext, files: Vec<String>) -> String {
+    /// async fn index(
+    ///     ctx: &ToolExecutionContext,
+    ///     /// The files to index.
+    ///     files: Vec<String>,
+    /// ) -> String {
     ///     let total = files.len() as f64;
     ///     for (done, file) in files.iter().enumerate() {
     ///         ctx.report_progress(Progress::new(done as f64).total(total).message(file.clone())).await;
@@ -171,7 +175,11 @@ impl ToolExecutionContext {
     ///
     /// /// Book a table.
     /// #[tool]
-    /// async fn book(ctx: &ToolExecutionContext, restaurant: String) -> Result<String, String> {
+    /// async fn book(
+    ///     ctx: &ToolExecutionContext,
+    ///     /// The restaurant's name.
+    ///     restaurant: String,
+    /// ) -> Result<String, String> {
     ///     let schema = json!({"type": "object", "properties": {"guests": {"type": "integer"}}, "required": ["guests"]});
     ///     let reply = ctx.elicit(Elicitation::new("For how many guests?", schema)).await.map_err(|e| e.to_string())?;
     ///     let guests = reply.accepted().and_then(|a| a["guests"].as_i64()).ok_or("no answer")?;

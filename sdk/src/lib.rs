@@ -112,6 +112,11 @@ mod spec;
 #[path = "private.rs"]
 pub mod __private;
 
+// The items the macros name to warn, at the path their warnings show.
+#[doc(hidden)]
+#[allow(deprecated)]
+pub use __private::{undocumented_parameter, undocumented_tool};
+
 pub use annotation::ToolAnnotation;
 pub use content::{ContentType, ToolContentItem};
 pub use context::{Phase, ToolAvailabilityContext, ToolExecutionContext};

@@ -218,6 +218,24 @@ impl<T> NoLeafProbe for &Probe<T> {
     }
 }
 
+// ---- compile-time warnings ------------------------------------------------------------------
+//
+// A proc macro cannot warn on stable Rust; naming a deprecated item can. The macros name these
+// from a hidden `const`, spanned at what the warning is about. The crate root re-exports them
+// (hidden) so that the warning shows `toolhook::…` rather than this module.
+
+/// Named for a `#[tool]` without a description.
+#[deprecated(
+    note = "this tool has no description, and the model reads one to decide when to call it: write a doc comment on the fn, or `#[tool(description = \"…\")]`"
+)]
+pub const fn undocumented_tool() {}
+
+/// Named for a `#[tool]` parameter without a description.
+#[deprecated(
+    note = "this parameter has no description, and the model reads one to know what to pass: write a doc comment on the parameter, or `#[param(description = \"…\")]`"
+)]
+pub const fn undocumented_parameter() {}
+
 /// Asserts at compile time that an async tool's future is `Send`.
 pub fn assert_send<F: std::future::Future + Send>(future: F) -> F {
     future

@@ -76,7 +76,10 @@ inventory::collect!(ToolRegistration);
 ///
 /// /// Say hello.
 /// #[tool]
-/// fn hello(name: String) -> String {
+/// fn hello(
+///     /// Who to greet.
+///     name: String,
+/// ) -> String {
 ///     format!("Hello, {name}!")
 /// }
 ///

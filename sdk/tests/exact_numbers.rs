@@ -16,31 +16,49 @@ async fn call(name: &str, args: impl Into<ToolArguments>) -> Result<ToolExecutio
 
 /// Echo a big unsigned number.
 #[tool]
-fn big_unsigned(n: u128) -> String {
+fn big_unsigned(
+    /// A number.
+    n: u128,
+) -> String {
     n.to_string()
 }
 
 /// Echo a big signed number.
 #[tool]
-fn big_signed(n: i128, more: Vec<i128>) -> String {
+fn big_signed(
+    /// A number.
+    n: i128,
+    /// More numbers.
+    more: Vec<i128>,
+) -> String {
     format!("{n} {more:?}")
 }
 
 /// Echo a u64.
 #[tool]
-fn word(n: u64) -> String {
+fn word(
+    /// A number.
+    n: u64,
+) -> String {
     n.to_string()
 }
 
 /// Echo a text.
 #[tool]
-fn text(s: String) -> String {
+fn text(
+    /// A text.
+    s: String,
+) -> String {
     s
 }
 
 /// Pick a large code.
 #[tool]
-fn code(#[param(enum = [9007199254740993, 1])] code: u64) -> String {
+fn code(
+    #[param(enum = [9007199254740993, 1])]
+    /// The code.
+    code: u64,
+) -> String {
     code.to_string()
 }
 

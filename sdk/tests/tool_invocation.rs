@@ -35,11 +35,19 @@ async fn error(name: &str, args: &str) -> String {
 /// Weather.
 #[tool]
 async fn weather(
+    /// The city.
     city: String,
-    #[param(enum = ["celsius", "fahrenheit"], default = "celsius")] unit: String,
+    #[param(enum = ["celsius", "fahrenheit"], default = "celsius")]
+    /// Temperature unit.
+    unit: String,
+    /// Days ahead.
     days: Option<u8>,
-    #[param(default = 0.5)] ratio: f32,
-    #[param(default = false)] detailed: bool,
+    #[param(default = 0.5)]
+    /// The ratio.
+    ratio: f32,
+    #[param(default = false)]
+    /// Whether to give details.
+    detailed: bool,
 ) -> String {
     format!("{city}|{unit}|{days:?}|{ratio}|{detailed}")
 }
@@ -113,7 +121,10 @@ async fn arguments_may_be_a_value() {
 
 /// Strict.
 #[tool(deny_unknown_args)]
-fn strict(q: String) -> String {
+fn strict(
+    /// The query.
+    q: String,
+) -> String {
     q
 }
 
@@ -133,7 +144,15 @@ struct Item {
 
 /// Nested.
 #[tool]
-fn nested(items: Vec<Item>, tags: Vec<u8>, scores: HashMap<String, i8>, any: Option<Value>) -> String {
+fn nested(
+    /// Items.
+    items: Vec<Item>,
+    /// Tags.
+    tags: Vec<u8>,
+    /// Scores by name.
+    scores: HashMap<String, i8>,
+    any: Option<Value>,
+) -> String {
     format!("{}|{:?}|{}|{:?}", items.len(), tags, scores.len(), any)
 }
 
@@ -162,7 +181,12 @@ async fn nested_paths_point_at_the_bad_value() {
 
 /// Context.
 #[tool]
-async fn whoami(ctx: &ToolExecutionContext, call: &ToolInvocation, chat_id: Option<String>) -> String {
+async fn whoami(
+    ctx: &ToolExecutionContext,
+    call: &ToolInvocation,
+    /// The chat id.
+    chat_id: Option<String>,
+) -> String {
     format!("{}|{}|{}|{:?}", ctx.user_id, ctx.locale, call.call_id, chat_id)
 }
 
@@ -191,40 +215,59 @@ struct Forecast {
     high: i32,
 }
 
+/// Returns nothing.
 #[tool]
 fn ret_unit() {}
+/// Returns a string.
 #[tool]
 fn ret_str() -> &'static str {
     "  padded  "
 }
+/// Returns a JSON value.
 #[tool]
 fn ret_value() -> Value {
     json!({"success": false, "error": "bad"})
 }
+/// Returns structured output.
 #[tool]
 fn ret_json() -> Json<Forecast> {
     Json(Forecast { high: 21 })
 }
+/// Returns a struct.
 #[tool]
 fn ret_struct() -> Forecast {
     Forecast { high: 3 }
 }
+/// Returns a tool output.
 #[tool]
 fn ret_output() -> ToolOutput {
     ToolOutput::text(" chart ").with_item(ToolContentItem::image("AAAA", "image/png")).stop_after_execution(true)
 }
+/// Returns a tuple.
 #[tool]
-fn ret_tuple(ok: bool) -> (bool, String) {
+fn ret_tuple(
+    /// Whether it succeeds.
+    ok: bool,
+) -> (bool, String) {
     (ok, format!(" msg {ok} "))
 }
+/// Returns an option.
 #[tool]
-fn ret_option(some: bool) -> Option<Forecast> {
+fn ret_option(
+    /// Whether there is a forecast.
+    some: bool,
+) -> Option<Forecast> {
     some.then_some(Forecast { high: 1 })
 }
+/// Returns a result.
 #[tool]
-async fn ret_result(fail: bool) -> Result<Json<Forecast>, std::io::Error> {
+async fn ret_result(
+    /// Whether it fails.
+    fail: bool,
+) -> Result<Json<Forecast>, std::io::Error> {
     if fail { Err(std::io::Error::other(" disk full ")) } else { Ok(Json(Forecast { high: 2 })) }
 }
+/// Returns a number.
 #[tool]
 fn ret_number() -> i64 {
     42

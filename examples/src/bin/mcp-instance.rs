@@ -17,7 +17,12 @@ static NAME: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
 /// Add two numbers.
 #[tool(core_tool = true)]
-fn add(a: i64, b: i64) -> String {
+fn add(
+    /// The first number.
+    a: i64,
+    /// The second number.
+    b: i64,
+) -> String {
     (a + b).to_string()
 }
 
@@ -29,7 +34,11 @@ fn whoami() -> String {
 
 /// Asks for a confirmation, then says which instance finished the call.
 #[tool(core_tool = true)]
-async fn confirm(ctx: &ToolExecutionContext, what: String) -> Result<String, String> {
+async fn confirm(
+    ctx: &ToolExecutionContext,
+    /// What to confirm.
+    what: String,
+) -> Result<String, String> {
     let schema = json!({"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]});
     let reply = ctx
         .elicit(Elicitation::new(format!("Go ahead with {what}?"), schema).key("ok"))

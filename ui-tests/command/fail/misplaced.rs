@@ -1,8 +1,12 @@
 use toolhook::{command, tool};
 
+/// Weather.
 #[command]
 #[tool]
-fn weather(city: String) -> String {
+fn weather(
+    /// The city.
+    city: String,
+) -> String {
     city
 }
 

@@ -4,6 +4,7 @@ struct NoDefault;
 
 #[plugin(id = "acme.no_default")]
 impl NoDefault {
+    /// Ping.
     #[tool]
     async fn ping(&self) {}
 }

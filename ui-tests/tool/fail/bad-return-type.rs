@@ -2,6 +2,7 @@ use toolhook::tool;
 
 struct NotSerialize;
 
+/// A.
 #[tool]
 fn a() -> NotSerialize {
     NotSerialize
@@ -9,11 +10,13 @@ fn a() -> NotSerialize {
 
 struct NotDisplay;
 
+/// B.
 #[tool]
 fn b() -> Result<String, NotDisplay> {
     Ok(String::new())
 }
 
+/// C.
 #[tool]
 fn c() -> impl std::fmt::Display {
     5

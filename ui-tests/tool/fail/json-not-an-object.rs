@@ -22,6 +22,7 @@ async fn d() -> Option<Json<Option<std::collections::BTreeMap<String, u8>>>> {
 }
 
 // A map is an object, and so is a struct: these compile.
+/// E.
 #[tool]
 async fn e() -> Json<std::collections::BTreeMap<String, u8>> {
     Json(Default::default())

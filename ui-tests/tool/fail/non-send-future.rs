@@ -1,8 +1,12 @@
 use std::rc::Rc;
 use toolhook::tool;
 
+/// Look up.
 #[tool]
-async fn lookup(q: String) -> String {
+async fn lookup(
+    /// The query.
+    q: String,
+) -> String {
     let shared = Rc::new(q);
     std::future::ready(()).await;
     (*shared).clone()
