@@ -7,6 +7,7 @@ pub mod flaky;
 pub mod legacy;
 pub mod moderation;
 pub mod reminders;
+pub mod rich_types;
 pub mod routing;
 pub mod weather;
 pub mod web;
