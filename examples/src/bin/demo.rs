@@ -2,9 +2,12 @@
 //! receives and the parameter docs `#[tool]` generated for one tool in both locales, plays a
 //! scripted model turn with every kind of result and the history the model would see next, fires
 //! hooks (a moderation chain and the model-routing scenario), and answers chat commands.
+//! `--definitions-json` prints every declared tool's definition in every dialect and locale as one
+//! JSON document, which CI validates against the official client libraries' types.
 //!
 //! ```text
 //! cargo run -p toolhook-examples --bin demo -- [--dialect D] [--locale L] [--calls FILE] [--definitions] [--manifest]
+//! cargo run -p toolhook-examples --bin demo -- --definitions-json   # the same definitions, as one JSON document
 //! cargo run -p toolhook-examples --bin demo -- --mcp-stdio          # serve the demo's tools over MCP stdio
 //! cargo run -p toolhook-examples --bin demo -- --mcp-http ADDR      # … over Streamable HTTP at http://ADDR/mcp
 //! ```
@@ -19,6 +22,7 @@ use toolhook_runtime::{CommandSet, DeferredTools, HistoryMessage, PluginSet, Too
 
 const USAGE: &str = "\
 Usage: demo [--dialect D] [--locale L] [--calls FILE] [--definitions] [--manifest]
+       demo --definitions-json
        demo --mcp-stdio | --mcp-http ADDR [--locale L]
 
   --dialect D     openai-chat (default), openai-chat-strict, openai-responses,
@@ -27,6 +31,9 @@ Usage: demo [--dialect D] [--locale L] [--calls FILE] [--definitions] [--manifes
   --calls FILE    play the tool calls in FILE (JSON lines: {\"name\", \"arguments\",
                   \"call_id\"?, \"round\"?}) instead of the embedded script
   --definitions   print every example tool's definition in every dialect and locale
+  --definitions-json
+                  the same as one JSON document: {\"tools\": [{\"name\", \"plugin\", \"dialect\",
+                  \"locale\", \"parameters\" (the neutral schema), \"definition\"}], \"errors\": [...]}
   --manifest      print the JSON manifest of every plugin and component
   --mcp-stdio     serve the demo's tools to an MCP client over stdin/stdout (logs on stderr)
   --mcp-http ADDR serve them over Streamable HTTP at http://ADDR/mcp until Ctrl-C";
@@ -52,6 +59,7 @@ struct Options {
     locale: Locale,
     calls: Option<String>,
     definitions: bool,
+    definitions_json: bool,
     manifest: bool,
     mcp: Option<Mcp>,
 }
@@ -69,6 +77,7 @@ fn parse_options() -> Result<Options, String> {
         locale: Locale::En,
         calls: None,
         definitions: false,
+        definitions_json: false,
         manifest: false,
         mcp: None,
     };
@@ -87,6 +96,7 @@ fn parse_options() -> Result<Options, String> {
                 options.calls = Some(parser.value().map_err(|e| e.to_string())?.string().map_err(|e| e.to_string())?)
             }
             Long("definitions") => options.definitions = true,
+            Long("definitions-json") => options.definitions_json = true,
             Long("manifest") => options.manifest = true,
             Long("mcp-stdio") => options.mcp = Some(Mcp::Stdio),
             Long("mcp-http") => {
@@ -156,6 +166,10 @@ fn heading(title: &str) {
 async fn run(options: Options) -> Result<(), String> {
     if options.definitions {
         print_all_definitions();
+        return Ok(());
+    }
+    if options.definitions_json {
+        println!("{}", pretty(&all_definitions_json()));
         return Ok(());
     }
     if options.manifest {
@@ -373,4 +387,42 @@ fn print_all_definitions() {
             }
         }
     }
+}
+
+/// Every declared tool's definition in every dialect and locale, with the neutral parameters
+/// schema it was projected from, as one JSON document; a spec that fails to build, or a schema a
+/// dialect cannot express, is an entry of `errors` instead.
+fn all_definitions_json() -> Value {
+    let mut tools = Vec::new();
+    let mut errors = Vec::new();
+    for tool in DeclaredTool::all() {
+        let spec = match tool.spec() {
+            Ok(spec) => spec,
+            Err(error) => {
+                errors.push(json!({"name": tool.name(), "plugin": tool.plugin_id(), "error": error.to_string()}));
+                continue;
+            }
+        };
+        for locale in Locale::ALL {
+            for dialect in Dialect::ALL {
+                let mut entry = serde_json::Map::new();
+                entry.insert("name".into(), Value::from(tool.name()));
+                entry.insert("plugin".into(), Value::from(tool.plugin_id()));
+                entry.insert("dialect".into(), Value::from(dialect.as_str()));
+                entry.insert("locale".into(), Value::from(locale.as_str()));
+                match spec.llm_definition(dialect, locale) {
+                    Ok(definition) => {
+                        entry.insert("parameters".into(), spec.parameters_schema_for(locale).clone());
+                        entry.insert("definition".into(), definition);
+                        tools.push(Value::Object(entry));
+                    }
+                    Err(error) => {
+                        entry.insert("error".into(), Value::from(error.to_string()));
+                        errors.push(Value::Object(entry));
+                    }
+                }
+            }
+        }
+    }
+    json!({"tools": tools, "errors": errors})
 }
