@@ -15,18 +15,28 @@ pub struct SchemaCx {
     defs: Map<String, Value>,
     error: Option<ToolSpecError>,
     parameter: &'static str,
+    /// Schemas of what a tool returns: an `Option` field is written as `null` there, so its
+    /// schema keeps taking `null`.
+    output: bool,
 }
 
 impl SchemaCx {
     pub(crate) fn new(tool: &'static str) -> Self {
         let settings = SchemaSettings::draft2020_12();
-        SchemaCx { tool, generator: settings.into_generator(), defs: Map::new(), error: None, parameter: "" }
+        SchemaCx {
+            tool,
+            generator: settings.into_generator(),
+            defs: Map::new(),
+            error: None,
+            parameter: "",
+            output: false,
+        }
     }
 
     /// The cleaned schema of `T`.
     pub fn schema<T: JsonSchema + ?Sized>(&mut self) -> Value {
         let root = self.generator.root_schema_for::<T>().to_value();
-        match clean_root(root, &mut self.defs) {
+        match clean(root, &mut self.defs, self.output) {
             Ok(schema) => like_the_macro(schema),
             Err(detail) => {
                 self.error.get_or_insert(ToolSpecError::UntypedParameter {
@@ -152,6 +162,7 @@ pub fn compose(
     let output_schema = match output {
         Some(output) => {
             cx.parameter = "output";
+            cx.output = true;
             let schema = output(&mut cx);
             match schema.get("type") {
                 Some(Value::String(t)) if t == "object" => Some(schema),
@@ -185,7 +196,11 @@ pub fn compose(
 /// `defs`), `$schema`, `title` and numeric `format` dropped, string-const unions made enums, and a
 /// `oneOf`/`anyOf` without `type` given its branches' common type. Errors name what has no single
 /// type.
-pub(crate) fn clean_root(mut root: Value, defs: &mut Map<String, Value>) -> Result<Value, String> {
+pub(crate) fn clean_root(root: Value, defs: &mut Map<String, Value>) -> Result<Value, String> {
+    clean(root, defs, false)
+}
+
+fn clean(mut root: Value, defs: &mut Map<String, Value>, output: bool) -> Result<Value, String> {
     let mut local_defs = match &mut root {
         Value::Object(map) => match map.remove("$defs") {
             Some(Value::Object(d)) => d,
@@ -205,7 +220,7 @@ pub(crate) fn clean_root(mut root: Value, defs: &mut Map<String, Value>) -> Resu
         local_defs.insert(name, root);
         root = Value::Object(Map::from_iter([("$ref".to_owned(), Value::from(reference))]));
     }
-    let mut cleaner = Cleaner { defs: &local_defs, stack: Vec::new(), recursive: Map::new() };
+    let mut cleaner = Cleaner { defs: &local_defs, stack: Vec::new(), recursive: Map::new(), output };
     let cleaned = cleaner.clean(&root);
     let recursive = std::mem::take(&mut cleaner.recursive);
     for (name, def) in recursive {
@@ -244,6 +259,8 @@ struct Cleaner<'a> {
     defs: &'a Map<String, Value>,
     stack: Vec<String>,
     recursive: Map<String, Value>,
+    /// An output schema: optional fields keep their `null` (serde writes `None` as `null`).
+    output: bool,
 }
 
 impl Cleaner<'_> {
@@ -269,11 +286,19 @@ impl Cleaner<'_> {
             if let Some(def) = self.defs.get(&name) {
                 let mut inlined = self.clean_def(&name, def);
                 if let Value::Object(inlined_map) = &mut inlined {
+                    // The field's own doc replaces the type's, but not its values' docs.
+                    let value_docs = crate::shared::schema::variant_docs(inlined_map);
                     for (key, value) in map {
                         if key != "$ref" && key != "title" {
                             let value = self.clean(value);
                             inlined_map.insert(key.clone(), value);
                         }
+                    }
+                    if let (Some(list), Some(Value::String(own))) = (value_docs, inlined_map.get_mut("description"))
+                        && !own.contains(&list)
+                    {
+                        own.push('\n');
+                        own.push_str(&list);
                     }
                 }
                 return inlined;
@@ -301,7 +326,9 @@ impl Cleaner<'_> {
                 }
             }
         }
-        strip_optional_nulls(&mut out);
+        if !self.output {
+            strip_optional_nulls(&mut out);
+        }
         let out = const_union_to_enum(out);
         Value::Object(add_common_branch_type(out))
     }

@@ -89,3 +89,44 @@ fn variant_docs_reach_every_dialect() {
     assert_eq!(urgency["enum"], json!(["high", "low"]));
     assert_eq!(urgency["description"], "How urgent it is.\n- high: Today.\n- low: This week.");
 }
+
+#[test]
+fn the_parameter_docs_show_each_value_with_its_doc() {
+    let tool = DeclaredTool::all().into_iter().find(|t| t.name() == "save_outline").unwrap();
+    let spec = tool.spec().unwrap();
+    let en = spec.detailed_description(Locale::En);
+    assert!(
+        en.contains("- urgency: string, required. How urgent it is. Allowed values: high (Today), low (This week)"),
+        "{en}"
+    );
+    let zh = spec.detailed_description(Locale::ZhHans);
+    assert!(zh.contains("可选值：high（Today）、low（This week）。"), "{zh}");
+}
+
+/// What the outline tool reports.
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+#[serde(crate = "toolhook::serde")]
+#[schemars(crate = "toolhook::schemars")]
+pub struct Report {
+    /// Sections counted.
+    pub sections: usize,
+    /// A note, when there is one.
+    pub note: Option<String>,
+}
+
+/// Reports on an outline.
+#[tool]
+fn outline_report(
+    /// The outline's root.
+    root: Section,
+) -> toolhook::Json<Report> {
+    toolhook::Json(Report { sections: 1 + root.children.len(), note: None })
+}
+
+#[test]
+fn an_optional_output_field_takes_the_null_serde_writes() {
+    let tool = DeclaredTool::all().into_iter().find(|t| t.name() == "outline_report").unwrap();
+    let spec = tool.spec().unwrap();
+    let note = &spec.output_schema().unwrap()["properties"]["note"];
+    assert_eq!(note["type"], json!(["string", "null"]), "{note}");
+}

@@ -257,8 +257,10 @@ mod tests {
             "x": {"type": "number", "exclusiveMaximum": 1.5},
             "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
             "site": {"type": "string", "format": "uri"},
+            "scores": {"type": "object", "properties": {}, "additionalProperties": {"type": "integer"}},
         }});
         let out = gemini_schema(&schema, Locale::En);
+        assert_eq!(out["properties"]["scores"]["description"], "Any keys, each value of type integer.");
         assert_eq!(out["properties"]["n"], json!({"type": "integer", "minimum": 1, "description": "A multiple of 5."}));
         assert_eq!(out["properties"]["x"], json!({"type": "number", "description": "Less than 1.5."}));
         assert_eq!(out["properties"]["tags"]["description"], "Items must be unique.");

@@ -51,7 +51,7 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("title", Keep, Keep),
     kw("properties", Keep, Keep),
     kw("required", Rewrite("every property, those that were optional made nullable"), Keep),
-    kw("additionalProperties", Rewrite("`false` on every object; a map (a schema of values) is refused"), Drop),
+    kw("additionalProperties", Rewrite("`false` on every object; a map (a schema of values) is refused"), Describe),
     kw("items", Keep, Keep),
     kw("prefixItems", Refuse, Rewrite("an array of the items' common type, else of any item")),
     kw("enum", Keep, Rewrite("strings only: an enum of numbers or booleans is listed in the description instead")),
@@ -128,8 +128,10 @@ pub(crate) fn describe(keyword: &str, value: &Value, locale: Locale) -> Option<S
         "default" if zh => format!("默认值：{shown}。"),
         "default" => format!("Default: {shown}."),
         "minLength" if zh => format!("至少 {shown} 个字符。"),
+        "minLength" if value == &Value::from(1) => "At least 1 character.".to_owned(),
         "minLength" => format!("At least {shown} characters."),
         "maxLength" if zh => format!("最多 {shown} 个字符。"),
+        "maxLength" if value == &Value::from(1) => "At most 1 character.".to_owned(),
         "maxLength" => format!("At most {shown} characters."),
         "multipleOf" if zh => format!("须为 {shown} 的倍数。"),
         "multipleOf" => format!("A multiple of {shown}."),
@@ -141,15 +143,27 @@ pub(crate) fn describe(keyword: &str, value: &Value, locale: Locale) -> Option<S
         "uniqueItems" if zh => "各项不可重复。".to_owned(),
         "uniqueItems" => "Items must be unique.".to_owned(),
         "minProperties" if zh => format!("至少 {shown} 项。"),
+        "minProperties" if value == &Value::from(1) => "At least 1 entry.".to_owned(),
         "minProperties" => format!("At least {shown} entries."),
         "maxProperties" if zh => format!("最多 {shown} 项。"),
+        "maxProperties" if value == &Value::from(1) => "At most 1 entry.".to_owned(),
         "maxProperties" => format!("At most {shown} entries."),
         "format" if zh => format!("格式：{shown}。"),
         "format" => format!("Format: {shown}."),
         "enum" if zh => format!("取值之一：{}。", list(value, "、")),
         "enum" => format!("One of: {}.", list(value, ", ")),
+        "additionalProperties" if zh => format!("键任意，值的类型：{}。", value_type(value)?),
+        "additionalProperties" => format!("Any keys, each value of type {}.", value_type(value)?),
         _ => return None,
     })
+}
+
+/// The type of a map's values, when its schema names one.
+fn value_type(schema: &Value) -> Option<String> {
+    match schema.get("type")? {
+        Value::String(t) => Some(t.clone()),
+        other => Some(other.to_string()),
+    }
 }
 
 fn list(value: &Value, separator: &str) -> String {
@@ -197,6 +211,6 @@ mod tests {
         if std::env::var_os("TOOLHOOK_WRITE_DOCS").is_some() {
             std::fs::write(path, &expected).unwrap();
         }
-        assert_eq!(guide, expected, "run with TOOLHOOK_WRITE_DOCS=1 to update docs/dialects.md");
+        assert!(guide == expected, "docs/dialects.md is out of date: run this test with TOOLHOOK_WRITE_DOCS=1");
     }
 }

@@ -62,12 +62,15 @@ pub(crate) fn parameter_block(schema: &Value, locale: Locale) -> Option<String> 
         };
         let name = key.trim();
         let is_required = required.iter().any(|r| *r == key || *r == name);
+        let enum_values = prop.get("enum").and_then(Value::as_array).filter(|values| !values.is_empty());
+        let (description, value_docs) = split_value_docs(prop.get("description"), enum_values);
         let line = PropertyLine {
             name,
             type_name: type_name(prop.get("type"), locale),
             required: is_required,
-            description: prop.get("description"),
-            enum_values: prop.get("enum").and_then(Value::as_array).filter(|values| !values.is_empty()),
+            description: description.as_ref(),
+            enum_values,
+            value_docs,
             default: prop.get("default"),
         };
         lines.push(line.render(locale));
@@ -81,10 +84,44 @@ struct PropertyLine<'a> {
     required: bool,
     description: Option<&'a Value>,
     enum_values: Option<&'a Vec<Value>>,
+    /// The documented values' docs (`- value: doc` lines of an enum's description), by value.
+    value_docs: Vec<(String, String)>,
     default: Option<&'a Value>,
 }
 
+/// Splits the `- value: doc` lines a documented enum's description ends with from the rest, so
+/// the block shows each value's doc beside it rather than as lines of their own.
+fn split_value_docs(
+    description: Option<&Value>,
+    values: Option<&Vec<Value>>,
+) -> (Option<Value>, Vec<(String, String)>) {
+    let (Some(Value::String(text)), Some(values)) = (description, values) else {
+        return (description.cloned(), Vec::new());
+    };
+    let mut own = Vec::new();
+    let mut docs = Vec::new();
+    for line in text.lines() {
+        let doc = line
+            .strip_prefix("- ")
+            .and_then(|rest| rest.split_once(": "))
+            .filter(|(value, _)| values.iter().any(|v| v.as_str() == Some(*value)));
+        match doc {
+            Some((value, doc)) => docs.push((value.to_owned(), doc.trim().trim_end_matches('.').to_owned())),
+            None => own.push(line),
+        }
+    }
+    if docs.is_empty() {
+        return (description.cloned(), docs);
+    }
+    (Some(Value::from(own.join("\n"))), docs)
+}
+
 impl PropertyLine<'_> {
+    fn doc_of(&self, value: &Value) -> Option<&str> {
+        let value = value.as_str()?;
+        self.value_docs.iter().find(|(v, _)| v == value).map(|(_, doc)| doc.as_str())
+    }
+
     fn render(&self, locale: Locale) -> String {
         match locale {
             Locale::ZhHans => self.render_zh(),
@@ -101,7 +138,13 @@ impl PropertyLine<'_> {
         };
         line.push_str(if description.is_empty() { "无额外说明" } else { &description });
         if let Some(values) = self.enum_values {
-            let values: Vec<String> = values.iter().map(py_str).collect();
+            let values: Vec<String> = values
+                .iter()
+                .map(|v| match self.doc_of(v) {
+                    Some(doc) => format!("{}（{doc}）", py_str(v)),
+                    None => py_str(v),
+                })
+                .collect();
             line.push_str(" 可选值：");
             line.push_str(&values.join("、"));
             line.push('。');
@@ -124,7 +167,13 @@ impl PropertyLine<'_> {
         let description = description.strip_suffix('.').unwrap_or(description).trim();
         let mut parts = vec![if description.is_empty() { "No description".to_owned() } else { description.to_owned() }];
         if let Some(values) = self.enum_values {
-            let values: Vec<String> = values.iter().map(en_value).collect();
+            let values: Vec<String> = values
+                .iter()
+                .map(|v| match self.doc_of(v) {
+                    Some(doc) => format!("{} ({doc})", en_value(v)),
+                    None => en_value(v),
+                })
+                .collect();
             parts.push(format!("Allowed values: {}", values.join(", ")));
         }
         if let Some(default) = self.default {

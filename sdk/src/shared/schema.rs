@@ -56,7 +56,7 @@ pub(crate) fn property_schema(param: &ToolParameterInfo) -> Value {
 /// description of its own the parameter takes the type's, else `""`.
 /// The `- value: doc` lines a documented enum's description ends with (see the schema cleaning
 /// of Rust types), one per documented value.
-fn variant_docs(base: &Map<String, Value>) -> Option<String> {
+pub(crate) fn variant_docs(base: &Map<String, Value>) -> Option<String> {
     let values = base.get("enum")?.as_array()?;
     let description = base.get("description")?.as_str()?;
     let lines: Vec<&str> = description
