@@ -184,7 +184,7 @@ fn expand_item(
         ToolAttrs { name: name_lit.or_else(|| Some(LitStr::new(name, Span::call_site()))), ..ToolAttrs::default() };
     let generated = tool::generate(fn_attrs, sig, &attrs, &analysis, owner, crate::Kind::Action, Some(compose))?;
     // Referencing a deprecated item makes every use warn, spanned at the attribute.
-    let deprecation = quote_spanned!(Span::call_site()=> const _: () = ::toolhook::__private::action;);
+    let deprecation = quote_spanned!(Span::call_site()=> const _: () = ::toolhook::__private::legacy_action(););
     // `#[allow(deprecated)]` on the fn silences the warning, as it would on any other item.
     let allows = fn_attrs.iter().filter(|a| allows_deprecated(a));
     let allows = quote!(#(#allows)*);

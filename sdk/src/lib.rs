@@ -115,7 +115,7 @@ pub mod __private;
 // The items the macros name to warn, at the path their warnings show.
 #[doc(hidden)]
 #[allow(deprecated)]
-pub use __private::{undocumented_parameter, undocumented_tool};
+pub use __private::{legacy_action, undocumented_parameter, undocumented_tool};
 
 pub use annotation::ToolAnnotation;
 pub use content::{ContentType, ToolContentItem};

@@ -180,9 +180,10 @@ pub fn legacy_context(
     crate::LegacyActionContext::from_arguments(&call.arguments.to_value().unwrap_or(Value::Null))
 }
 
-/// Referenced by every `#[action]` expansion so that each use warns. (The note is compiler
-/// output, not a doc link.)
+/// Named by every `#[action]` expansion so that each use warns; the crate root re-exports it
+/// (hidden), the path the warning shows. (The note is compiler output, not a doc link.)
 #[allow(rustdoc::broken_intra_doc_links)]
-#[deprecated(note = "#[action] is deprecated: it is registered as a tool; declare it with #[tool] instead")]
-#[allow(non_upper_case_globals)]
-pub const action: () = ();
+#[deprecated(
+    note = "`#[action]` is deprecated: write `#[tool]` instead (see the migration guide in the `#[action]` docs)"
+)]
+pub const fn legacy_action() {}
