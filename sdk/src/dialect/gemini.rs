@@ -161,6 +161,14 @@ impl Cx {
         if !out.contains_key("type") && out.get("enum").is_some() {
             out.insert("type".into(), Value::from("string"));
         }
+        // Gemini refuses an empty `properties`: a map (any keys, its values described) is a plain
+        // object.
+        if out.get("properties").and_then(Value::as_object).is_some_and(Map::is_empty) {
+            out.remove("properties");
+            if out.get("required").and_then(Value::as_array).is_some_and(Vec::is_empty) {
+                out.remove("required");
+            }
+        }
         for note in notes {
             append_description(&mut out, &note);
         }
@@ -260,7 +268,10 @@ mod tests {
             "scores": {"type": "object", "properties": {}, "additionalProperties": {"type": "integer"}},
         }});
         let out = gemini_schema(&schema, Locale::En);
-        assert_eq!(out["properties"]["scores"]["description"], "Any keys, each value of type integer.");
+        assert_eq!(
+            out["properties"]["scores"],
+            json!({"type": "object", "description": "Any keys, each value of type integer."})
+        );
         assert_eq!(out["properties"]["n"], json!({"type": "integer", "minimum": 1, "description": "A multiple of 5."}));
         assert_eq!(out["properties"]["x"], json!({"type": "number", "description": "Less than 1.5."}));
         assert_eq!(out["properties"]["tags"]["description"], "Items must be unique.");
