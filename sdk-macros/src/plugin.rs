@@ -207,12 +207,18 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         }
         lifecycle.read(method, &mut errors);
     }
+    // The handled attributes left on the methods resolve without an import of their own.
+    let attributes = quote! {
+        #[allow(unused_imports)]
+        use ::toolhook::__private::component_attributes::*;
+    };
     if !errors.is_empty() || id.is_empty() {
         let compile_errors = errors.into_compile_errors();
-        return quote!(#block #compile_errors);
+        return quote!(#attributes #block #compile_errors);
     }
     let registration = registration(&block, &attrs, &id, &self_ty, &lifecycle);
     quote! {
+        #attributes
         #block
         #(#generated)*
         #registration

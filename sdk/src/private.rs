@@ -332,6 +332,13 @@ impl<P> NoPayloadSchema for &PayloadSchema<P> {
 
 pub use crate::plugin_registration::*;
 
+/// The component attributes, glob-imported beside a `#[plugin]` impl block. The attributes
+/// `#[plugin]` handles stay on their methods, marked as handled, and must resolve: through the
+/// user's own import when there is one (it shadows the glob, and is used), else through this.
+pub mod component_attributes {
+    pub use crate::{action, command, hook_handler, tool};
+}
+
 /// The catalogue hooks a handler may not abort: they fire after the fact, or where stopping
 /// would leave the host without a request or a reply.
 const NOT_ABORTABLE: [&str; 8] = [
