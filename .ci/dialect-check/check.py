@@ -17,7 +17,8 @@ For every definition it checks:
   strict     (openai-*-strict) the rules of OpenAI's structured outputs;
   gemini     (gemini) the rules of Gemini's OpenAPI-subset schemas;
   round-trip argument objects valid for the neutral schema validate against the dialect's schema
-             (strict dialects: optional fields sent as null; gemini: its schema read as JSON Schema).
+             (strict dialects: optional fields sent as null and maps as key/value pairs; gemini: its
+             schema read as JSON Schema).
 Before that, a self-test proves that each check rejects what it must (an unknown key at the top,
 one nested, a wrong type, a bad name, a broken schema...). Exit status: 0 all passed, 1 a check
 failed, 2 bad input, 3 the self-test failed.
@@ -741,9 +742,24 @@ def arguments_for(neutral):
     return made
 
 
+STRICT_MAP_VALUE_KEYS = ("type", "anyOf", "oneOf", "$ref", "enum", "const")
+
+
+def is_strict_map(schema):
+    """A map the strict dialects send as key/value pairs: any keys, values of a stated schema, no
+    named properties."""
+    values = schema.get("additionalProperties")
+    return (
+        isinstance(values, dict)
+        and any(k in values for k in STRICT_MAP_VALUE_KEYS)
+        and not schema.get("properties")
+    )
+
+
 def null_filled(value, schema, root):
     """`value` as a strict dialect's caller sends it: every optional property it leaves out sent as
-    null, at every level (the neutral schema tells which properties exist)."""
+    null, at every level (the neutral schema tells which properties exist), and every map as a list
+    of {"key", "value"} pairs."""
     if not isinstance(schema, dict):
         return value
     if "$ref" in schema:
@@ -754,6 +770,9 @@ def null_filled(value, schema, root):
         for branch in schema.get(key, []) if isinstance(schema.get(key), list) else []:
             if validator.evolve(schema=branch).is_valid(value) and key != "allOf":
                 return null_filled(value, branch, root)
+    if isinstance(value, dict) and is_strict_map(schema):
+        values = schema["additionalProperties"]
+        return [{"key": k, "value": null_filled(v, values, root)} for k, v in value.items()]
     if isinstance(value, dict):
         properties = schema.get("properties", {}) or {}
         out = {}

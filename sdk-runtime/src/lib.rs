@@ -181,13 +181,13 @@ pub mod manifest;
 #[cfg(feature = "mcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
 pub mod mcp;
-mod nulls;
 mod plugins;
 mod provider;
 mod registry;
 mod results;
 mod routes;
 mod source;
+mod strict_arguments;
 pub mod testing;
 mod tool_search;
 

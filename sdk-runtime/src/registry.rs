@@ -6,9 +6,9 @@ use crate::cache::{Bounded, bounded};
 use crate::context_parts::ContextView;
 use crate::guard::{self, Guarded};
 use crate::listing::{Found, ListingSettings, ProviderListings};
-use crate::nulls::drop_optional_nulls;
 use crate::provider::{LinkedRegistry, RegistryLink, ToolProvider};
 use crate::routes::{self, DuplicatePolicy, Route, Routes, Warnings, shown};
+use crate::strict_arguments::from_strict;
 use serde_json::Value;
 use smallvec::SmallVec;
 use std::sync::atomic::AtomicU64;
@@ -539,7 +539,7 @@ impl ToolRegistry {
             return (ToolExecutionResult::failure(requested, text), found);
         }
         let mut call = call;
-        call.arguments = drop_optional_nulls(std::mem::take(&mut call.arguments), route.listed.parameters_schema());
+        call.arguments = from_strict(std::mem::take(&mut call.arguments), route.listed.parameters_schema());
         let provider_call = provider_call(route, call, &requested);
         // Providers produce texts in the registry's locale.
         let localized =

@@ -92,3 +92,26 @@ async fn nulls_for_optional_fields_decode_like_absent_ones() {
     assert_eq!(a, seen(&registry, non_strict).await);
     assert_eq!(a["debug"], "[] Call { link: None } None 30");
 }
+
+/// Adds up scores.
+#[tool]
+fn tally(
+    /// Each player's score.
+    scores: std::collections::BTreeMap<String, u32>,
+) -> String {
+    format!("{scores:?}")
+}
+
+#[tokio::test]
+async fn a_map_sent_as_key_value_pairs_decodes_like_the_map() {
+    let registry = ToolRegistry::default();
+    registry.register_provider(PluginToolProvider::from_declared());
+    let spec = registry.get_tool_spec("tally", None).await.unwrap();
+    let strict = spec.llm_definition(Dialect::OpenAiResponsesStrict, Locale::En).unwrap();
+    assert_eq!(strict["parameters"]["properties"]["scores"]["type"], "array");
+    let call = |arguments: Value| registry.invoke(ToolInvocation::new("tally", arguments.to_string()), None);
+    let from_pairs = call(json!({"scores": [{"key": "ann", "value": 3}, {"key": "bo", "value": 5}]})).await;
+    let from_map = call(json!({"scores": {"ann": 3, "bo": 5}})).await;
+    assert_eq!(from_pairs.content, r#"{"ann": 3, "bo": 5}"#);
+    assert_eq!(from_pairs.content, from_map.content);
+}

@@ -51,6 +51,25 @@ fn strictify(schema: &mut Value, path: &str, locale: Locale) -> Result<(), Proje
                         map.insert("anyOf".into(), branches);
                     }
                 }
+                "prefixItems" => {
+                    // A tuple: strict mode knows no positions, so an array of exactly that many
+                    // items, each of one of the positions' schemas.
+                    if let Some(Value::Array(positions)) = map.remove("prefixItems") {
+                        let mut distinct: Vec<Value> = Vec::new();
+                        for position in positions.iter() {
+                            if !distinct.contains(position) {
+                                distinct.push(position.clone());
+                            }
+                        }
+                        let items = match distinct.len() {
+                            1 => distinct.remove(0),
+                            _ => Value::Object(Map::from_iter([("anyOf".to_owned(), Value::Array(distinct))])),
+                        };
+                        map.insert("items".into(), items);
+                        map.insert("minItems".into(), Value::from(positions.len()));
+                        map.insert("maxItems".into(), Value::from(positions.len()));
+                    }
+                }
                 "const" => {
                     if let Some(value) = map.remove("const") {
                         map.insert("enum".into(), Value::Array(vec![value]));
@@ -73,6 +92,26 @@ fn strictify(schema: &mut Value, path: &str, locale: Locale) -> Result<(), Proje
     }
     for note in notes {
         append_description(map, &note);
+    }
+    if is_map(map) {
+        // A map (any keys): strict objects are closed, so it is sent as a list of key/value pairs,
+        // which the registry turns back into a map before the tool sees the arguments.
+        let values = map.remove("additionalProperties").unwrap_or_default();
+        let mut pair = Map::new();
+        pair.insert("type".into(), Value::from("object"));
+        let mut properties = Map::new();
+        properties.insert("key".into(), serde_json::json!({"type": "string"}));
+        properties.insert("value".into(), values);
+        pair.insert("properties".into(), Value::Object(properties));
+        pair.insert("required".into(), serde_json::json!(["key", "value"]));
+        let mut pair = Value::Object(pair);
+        strictify(&mut pair, &format!("{path}/additionalProperties"), locale)?;
+        map.remove("properties");
+        map.remove("required");
+        map.insert("type".into(), Value::from("array"));
+        map.insert("items".into(), pair);
+        append_description(map, describe_pairs(locale));
+        return Ok(());
     }
     let branches = map.contains_key("anyOf");
     if branches && !map.contains_key("properties") {
@@ -126,6 +165,22 @@ fn strictify(schema: &mut Value, path: &str, locale: Locale) -> Result<(), Proje
         }
     }
     Ok(())
+}
+
+/// Whether a schema is a map strict mode can take as pairs: an object of any keys whose values
+/// have a schema of their own (values of any JSON cannot be made strict), no named properties.
+pub(crate) fn is_map(map: &Map<String, Value>) -> bool {
+    let typed_values = map.get("additionalProperties").and_then(Value::as_object).is_some_and(|values| {
+        ["type", "anyOf", "oneOf", "$ref", "enum", "const"].iter().any(|k| values.contains_key(*k))
+    });
+    is_object_schema(map) && typed_values && map.get("properties").and_then(Value::as_object).is_none_or(Map::is_empty)
+}
+
+fn describe_pairs(locale: Locale) -> &'static str {
+    match locale {
+        Locale::En => "A list of key/value pairs.",
+        Locale::ZhHans => "以键值对列表的形式给出。",
+    }
 }
 
 /// A formerly optional property becomes nullable.
@@ -209,8 +264,30 @@ mod tests {
     }
 
     #[test]
+    fn a_tuple_is_an_array_of_exactly_its_length() {
+        let schema = json!({"type": "object", "properties": {"at": {"type": "array",
+            "prefixItems": [{"type": "integer"}, {"type": "integer"}], "minItems": 2, "maxItems": 2}}, "required": ["at"]});
+        assert_eq!(
+            strict(schema).unwrap()["properties"]["at"],
+            json!({"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "integer"}})
+        );
+    }
+
+    #[test]
+    fn a_map_is_a_list_of_key_value_pairs() {
+        let schema = json!({"type": "object", "properties": {"scores": {"type": "object", "description": "Scores.",
+            "properties": {}, "required": [], "additionalProperties": {"type": "integer"}}}, "required": ["scores"]});
+        assert_eq!(
+            strict(schema).unwrap()["properties"]["scores"],
+            json!({"type": "array", "description": "Scores. A list of key/value pairs.", "items": {"type": "object",
+                "properties": {"key": {"type": "string"}, "value": {"type": "integer"}},
+                "required": ["key", "value"], "additionalProperties": false}})
+        );
+    }
+
+    #[test]
     fn open_objects_and_unsupported_keywords_are_refused() {
-        let open = json!({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": true}}});
+        let open = json!({"type": "object", "properties": {"m": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": true}}});
         assert_eq!(strict(open), Err(ProjectionError::OpenObject { path: "/properties/m".into() }));
         let all_of = json!({"type": "object", "properties": {"m": {"allOf": []}}});
         assert!(matches!(strict(all_of), Err(ProjectionError::Unsupported { .. })));

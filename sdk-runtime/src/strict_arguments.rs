@@ -1,16 +1,21 @@
-//! Optional properties sent as `null`: a model filling a strict schema sends every property, and
-//! `null` for those it leaves unset. Such a `null` is dropped — at any depth, guided by the tool's
-//! schema — so the tool sees what a non-strict call sends, and defaults apply.
+//! Arguments a model sent for a strict definition, made what a non-strict call sends, guided by
+//! the tool's own schema at every depth:
+//!
+//! - a model filling a strict schema sends every property, `null` for those it leaves unset: a
+//!   `null` for an optional property whose schema does not take `null` is dropped, so defaults
+//!   apply;
+//! - strict objects are closed, so a map goes as a list of `{"key", "value"}` pairs: where the
+//!   schema has a map and the model sent such a list, it becomes the map again.
 
 use serde_json::{Map, Value};
 use toolhook::ToolArguments;
 
-/// Drops each `null` sent for a property that is optional and whose own schema does not take
-/// `null`. Text without `null` in it is left as it is (not even parsed).
-pub(crate) fn drop_optional_nulls(arguments: ToolArguments, schema: &Value) -> ToolArguments {
+/// Undoes what a strict definition makes a model send (see the module docs). Text with neither
+/// `null` nor a `"key"` in it is left as it is (not even parsed).
+pub(crate) fn from_strict(arguments: ToolArguments, schema: &Value) -> ToolArguments {
     match arguments {
         ToolArguments::Text(text) => {
-            if !text.contains("null") {
+            if !text.contains("null") && !text.contains("\"key\"") {
                 return ToolArguments::Text(text);
             }
             let Ok(mut value) = serde_json::from_str::<Value>(&text) else {
@@ -66,49 +71,82 @@ fn takes_null(schema: &Value, defs: Option<&Map<String, Value>>) -> bool {
     }
 }
 
-/// Drops the optional `null`s of `value` under `schema`; whether any was dropped.
+/// Undoes the strict forms in `value` under `schema`; whether anything changed.
 fn strip(value: &mut Value, schema: &Value, defs: Option<&Map<String, Value>>) -> bool {
     let schema = resolve(schema, defs);
     let Some(map) = schema.as_object() else { return false };
-    match value {
-        Value::Object(object) => {
-            if let Some(branch) = branch_for(map, object, defs) {
-                return strip(value, branch, defs);
-            }
-            let mut dropped = false;
-            if let Some(properties) = map.get("properties").and_then(Value::as_object) {
-                let required = |key: &str| {
-                    map.get("required").and_then(Value::as_array).is_some_and(|r| r.iter().any(|n| n == key))
-                };
-                object.retain(|key, item| {
-                    let drop =
-                        item.is_null() && !required(key) && properties.get(key).is_some_and(|p| !takes_null(p, defs));
-                    dropped |= drop;
-                    !drop
-                });
-                for (key, item) in object.iter_mut() {
-                    if let Some(property) = properties.get(key) {
-                        dropped |= strip(item, property, defs);
+    let pairs_back = pairs_to_map(value, map);
+    pairs_back
+        | match value {
+            Value::Object(object) => {
+                if let Some(branch) = branch_for(map, object, defs) {
+                    return strip(value, branch, defs);
+                }
+                let mut dropped = false;
+                if let Some(properties) = map.get("properties").and_then(Value::as_object) {
+                    let required = |key: &str| {
+                        map.get("required").and_then(Value::as_array).is_some_and(|r| r.iter().any(|n| n == key))
+                    };
+                    object.retain(|key, item| {
+                        let drop = item.is_null()
+                            && !required(key)
+                            && properties.get(key).is_some_and(|p| !takes_null(p, defs));
+                        dropped |= drop;
+                        !drop
+                    });
+                    for (key, item) in object.iter_mut() {
+                        if let Some(property) = properties.get(key) {
+                            dropped |= strip(item, property, defs);
+                        }
                     }
                 }
-            }
-            if let Some(values @ Value::Object(_)) = map.get("additionalProperties") {
-                for (key, item) in object.iter_mut() {
-                    let declared =
-                        map.get("properties").and_then(Value::as_object).is_some_and(|p| p.contains_key(key));
-                    if !declared {
-                        dropped |= strip(item, values, defs);
+                if let Some(values @ Value::Object(_)) = map.get("additionalProperties") {
+                    for (key, item) in object.iter_mut() {
+                        let declared =
+                            map.get("properties").and_then(Value::as_object).is_some_and(|p| p.contains_key(key));
+                        if !declared {
+                            dropped |= strip(item, values, defs);
+                        }
                     }
                 }
+                dropped
             }
-            dropped
+            Value::Array(items) => match map.get("items") {
+                Some(item_schema) => {
+                    items.iter_mut().fold(false, |dropped, item| strip(item, item_schema, defs) | dropped)
+                }
+                None => false,
+            },
+            _ => false,
         }
-        Value::Array(items) => match map.get("items") {
-            Some(item_schema) => items.iter_mut().fold(false, |dropped, item| strip(item, item_schema, defs) | dropped),
-            None => false,
-        },
-        _ => false,
+}
+
+/// A map sent as `[{"key": k, "value": v}, …]` (the strict form) becomes `{k: v, …}`.
+fn pairs_to_map(value: &mut Value, schema: &Map<String, Value>) -> bool {
+    let is_map = schema.get("additionalProperties").is_some_and(Value::is_object)
+        && schema.get("properties").and_then(Value::as_object).is_none_or(Map::is_empty);
+    let Value::Array(items) = value else { return false };
+    let pairs = is_map
+        && items.iter().all(|item| {
+            item.as_object().is_some_and(|pair| {
+                pair.len() == 2 && pair.get("key").is_some_and(Value::is_string) && pair.contains_key("value")
+            })
+        });
+    if !pairs {
+        return false;
     }
+    let map: Map<String, Value> = std::mem::take(items)
+        .into_iter()
+        .filter_map(|item| match item {
+            Value::Object(mut pair) => {
+                let key = pair.remove("key")?.as_str()?.to_owned();
+                Some((key, pair.remove("value").unwrap_or(Value::Null)))
+            }
+            _ => None,
+        })
+        .collect();
+    *value = Value::Object(map);
+    true
 }
 
 /// For a union of object schemas (a tagged enum), the branch an object belongs to: the first
@@ -143,7 +181,7 @@ mod tests {
     use serde_json::json;
 
     fn stripped(arguments: Value, schema: Value) -> Value {
-        match drop_optional_nulls(ToolArguments::Text(arguments.to_string()), &schema) {
+        match from_strict(ToolArguments::Text(arguments.to_string()), &schema) {
             ToolArguments::Value(value) => value,
             ToolArguments::Text(text) => serde_json::from_str(&text).unwrap(),
         }
@@ -185,11 +223,25 @@ mod tests {
     }
 
     #[test]
+    fn a_map_sent_as_pairs_is_a_map_again() {
+        let schema = json!({"type": "object", "properties": {
+            "scores": {"type": "object", "properties": {}, "additionalProperties": {"type": "object",
+                "properties": {"n": {"type": "integer"}, "note": {"type": "string"}}, "required": ["n"]}},
+            "tags": {"type": "array", "items": {"type": "object", "properties": {"key": {"type": "string"}, "value": {"type": "string"}}}},
+        }});
+        let sent = json!({"scores": [{"key": "ann", "value": {"n": 3, "note": null}}],
+            "tags": [{"key": "k", "value": "v"}]});
+        assert_eq!(
+            stripped(sent, schema),
+            json!({"scores": {"ann": {"n": 3}}, "tags": [{"key": "k", "value": "v"}]}),
+            "a real list of key/value objects stays a list"
+        );
+    }
+
+    #[test]
     fn text_without_null_is_not_touched() {
         let text = r#"{"n": 123456789012345678901234567890}"#;
         let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}});
-        assert!(
-            matches!(drop_optional_nulls(ToolArguments::Text(text.into()), &schema), ToolArguments::Text(t) if t == text)
-        );
+        assert!(matches!(from_strict(ToolArguments::Text(text.into()), &schema), ToolArguments::Text(t) if t == text));
     }
 }
