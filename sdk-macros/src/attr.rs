@@ -144,8 +144,17 @@ pub(crate) fn check_keys_with(
     kept
 }
 
-/// The allowed key within edit distance 2 of `key`, if any.
+/// Keys written for an allowed one that edit distance does not find: `core` for `core_tool`.
+const ALIASES: &[(&str, &str)] =
+    &[("core", "core_tool"), ("timeout", "timeout_ms"), ("desc", "description"), ("priority", "order")];
+
+/// The allowed key `key` is a known alias of, else the allowed key within edit distance 2 of it.
 pub(crate) fn did_you_mean<'a>(key: &str, allowed: &[&'a str]) -> Option<&'a str> {
+    if let Some(target) = ALIASES.iter().find(|(alias, _)| *alias == key).map(|(_, target)| *target)
+        && let Some(allowed) = allowed.iter().find(|candidate| **candidate == target)
+    {
+        return Some(allowed);
+    }
     allowed
         .iter()
         .map(|candidate| (levenshtein(key, candidate), *candidate))
@@ -335,4 +344,21 @@ pub(crate) fn consumed(attr: &syn::Attribute) -> syn::Attribute {
 /// Whether an attribute's arguments are the consumed marker.
 pub(crate) fn is_consumed(tokens: &TokenStream) -> bool {
     tokens.to_string() == CONSUMED
+}
+
+#[cfg(test)]
+mod tests {
+    use super::did_you_mean;
+
+    #[test]
+    fn suggestions_come_from_aliases_then_spelling() {
+        let keys = ["name", "description", "core_tool", "timeout_ms"];
+        assert_eq!(did_you_mean("core", &keys), Some("core_tool"));
+        assert_eq!(did_you_mean("timeout", &keys), Some("timeout_ms"));
+        assert_eq!(did_you_mean("desc", &keys), Some("description"));
+        assert_eq!(did_you_mean("priority", &["mode", "order"]), Some("order"));
+        assert_eq!(did_you_mean("nmae", &keys), Some("name"));
+        assert_eq!(did_you_mean("core", &["name"]), None);
+        assert_eq!(did_you_mean("colour", &keys), None);
+    }
 }
