@@ -1213,6 +1213,20 @@ impl<'de, T> DeserializeSeed<'de> for OptionalPlainSeed<'_, T> {
     }
 }
 
+/// For hand-written argument structs; `#[tool]` reads through [`PlainSeed`], picking the decoder
+/// where it names the type.
+impl<T: serde::de::DeserializeOwned> Param for Plain<T> {
+    const EXPECTED: &'static str = "object";
+    fn decode<'de, D: Deserializer<'de>>(
+        d: D,
+        at: &Path<'_>,
+        meta: &ParamMeta,
+        cx: &DecodeCx,
+    ) -> Result<Self, D::Error> {
+        PlainSeed::new(plain_decode::<T>, *at, meta, cx).deserialize(d)
+    }
+}
+
 /// A `default` of a [`Plain`] parameter, read when the spec is built (`None`: it does not fit).
 pub fn decode_default_plain<T>(decode: PlainDecode<T>, literal: &Literal) -> Option<Plain<T>> {
     decode(literal.to_value()).ok().map(Plain)
