@@ -21,6 +21,8 @@ const TOOL_KEYS: &[&str] = &[
     "description",
     "brief_description",
     "detailed_description",
+    "description_zh_hans",
+    "detailed_description_zh_hans",
     "title",
     "core_tool",
     "visibility",
@@ -32,7 +34,7 @@ const TOOL_KEYS: &[&str] = &[
     "metadata",
 ];
 
-const PARAM_KEYS: &[&str] = &["description", "default", "enum", "rename"];
+const PARAM_KEYS: &[&str] = &["description", "description_zh_hans", "default", "enum", "rename"];
 
 /// Parameters a plugin tool provider fills from the context when the model leaves them empty.
 pub(crate) const CONTEXT_NAMED: &[&str] = &["stream_id", "chat_id", "group_id", "user_id", "platform"];
@@ -51,6 +53,10 @@ pub(crate) struct ToolAttrs {
     pub(crate) description: Option<String>,
     pub(crate) brief_description: Option<String>,
     pub(crate) detailed_description: Option<String>,
+    /// The author's zh-Hans brief, beside the English one.
+    pub(crate) description_zh_hans: Option<String>,
+    /// The author's zh-Hans detailed text.
+    pub(crate) detailed_description_zh_hans: Option<String>,
     pub(crate) title: Option<String>,
     pub(crate) core_tool: Option<bool>,
     pub(crate) visibility: Option<Visibility>,
@@ -113,6 +119,10 @@ impl ToolAttrs {
             "description" => self.description = expect_str(entry, errors).map(|l| l.value()),
             "brief_description" => self.brief_description = expect_str(entry, errors).map(|l| l.value()),
             "detailed_description" => self.detailed_description = expect_str(entry, errors).map(|l| l.value()),
+            "description_zh_hans" => self.description_zh_hans = expect_str(entry, errors).map(|l| l.value()),
+            "detailed_description_zh_hans" => {
+                self.detailed_description_zh_hans = expect_str(entry, errors).map(|l| l.value());
+            }
             "title" => self.title = expect_str(entry, errors).map(|l| l.value()),
             "core_tool" => self.core_tool = expect_bool(entry, errors),
             "deny_unknown_args" => self.deny_unknown_args = expect_bool(entry, errors).unwrap_or(false),
@@ -210,6 +220,8 @@ pub(crate) struct ParamAnalysis {
     pub(crate) shape: Shape,
     pub(crate) kind: ParamKind,
     pub(crate) description: Option<String>,
+    /// `#[param(description_zh_hans = …)]`: the author's own zh-Hans text.
+    pub(crate) description_zh_hans: Option<String>,
     pub(crate) default: Option<CheckedLiteral>,
     pub(crate) enum_values: Option<Vec<CheckedLiteral>>,
 }
@@ -352,6 +364,7 @@ fn analyze_param(
             shape: Shape::Bool,
             kind,
             description: None,
+            description_zh_hans: None,
             default: None,
             enum_values: None,
         });
@@ -369,6 +382,7 @@ fn analyze_param(
         shape,
         kind,
         description: param_docs(doc_attrs),
+        description_zh_hans: None,
         default: None,
         enum_values: None,
     };
@@ -383,6 +397,9 @@ fn analyze_param(
         for entry in crate::attr::check_keys(entries, PARAM_KEYS, errors) {
             match entry.key.as_str() {
                 "description" => param.description = expect_str(&entry, errors).map(|l| l.value()),
+                "description_zh_hans" => {
+                    param.description_zh_hans = expect_str(&entry, errors).map(|l| l.value());
+                }
                 "rename" => {
                     if let Some(lit) = expect_str(&entry, errors) {
                         if lit.value().trim().is_empty() {
@@ -452,6 +469,8 @@ fn analyze_param(
 /// The compile-time rendering of a tool whose parameter types are all known.
 pub(crate) struct Rendered {
     pub(crate) schema: String,
+    /// The zh-Hans schema, when a parameter has zh-Hans text of its own.
+    pub(crate) schema_zh: Option<String>,
     pub(crate) brief: [String; 2],
     pub(crate) detailed: [String; 2],
 }
@@ -463,32 +482,51 @@ pub(crate) fn render(
     docs: &FnDocs,
     analysis: &FnAnalysis,
 ) -> Result<Rendered, crate::shared::error::ToolSpecError> {
-    let list: Vec<_> = analysis
-        .model_params()
-        .map(|p| {
-            parameter_info(
-                &p.schema_name,
-                &p.shape,
-                p.description.as_deref().unwrap_or(""),
-                p.required(),
-                p.enum_values.as_ref().map(|v| v.iter().map(|c| c.json.clone()).collect()),
-                p.default.as_ref().map(|d| d.json.clone()),
-            )
-        })
-        .collect();
-    let mut schema = shared_schema::schema_from_list(name, &list)?;
-    if attrs.deny_unknown_args
-        && let serde_json::Value::Object(map) = &mut schema
-    {
-        map.entry("additionalProperties").or_insert(serde_json::Value::Bool(false));
-    }
+    let schema_in = |zh: bool| -> Result<serde_json::Value, crate::shared::error::ToolSpecError> {
+        let list: Vec<_> = analysis
+            .model_params()
+            .map(|p| {
+                let own = if zh { p.description_zh_hans.as_deref() } else { None };
+                parameter_info(
+                    &p.schema_name,
+                    &p.shape,
+                    own.or(p.description.as_deref()).unwrap_or(""),
+                    p.required(),
+                    p.enum_values.as_ref().map(|v| v.iter().map(|c| c.json.clone()).collect()),
+                    p.default.as_ref().map(|d| d.json.clone()),
+                )
+            })
+            .collect();
+        let mut schema = shared_schema::schema_from_list(name, &list)?;
+        if attrs.deny_unknown_args
+            && let serde_json::Value::Object(map) = &mut schema
+        {
+            map.entry("additionalProperties").or_insert(serde_json::Value::Bool(false));
+        }
+        Ok(schema)
+    };
+    let schema = schema_in(false)?;
+    let translated = analysis.model_params().any(|p| p.description_zh_hans.is_some());
+    let schema_zh = if translated { schema_in(true)? } else { schema.clone() };
     let candidates = brief_candidates(attrs, docs);
     let candidates = [candidates[0].as_deref(), candidates[1].as_deref()];
+    let zh_brief = attrs.description_zh_hans.as_deref().filter(|b| !b.trim().is_empty());
     let author = author_text(attrs, docs);
+    let author_zh = attrs.detailed_description_zh_hans.clone().filter(|d| !d.trim().is_empty());
     Ok(Rendered {
         schema: schema.to_string(),
-        brief: Locale::ALL.map(|l| docs::brief(name, &candidates, l)),
-        detailed: Locale::ALL.map(|l| docs::detailed(&schema, &author, l)),
+        schema_zh: translated.then(|| schema_zh.to_string()),
+        brief: [
+            docs::brief(name, &candidates, Locale::En),
+            match zh_brief {
+                Some(zh) => docs::brief(name, &[Some(zh), None], Locale::ZhHans),
+                None => docs::brief(name, &candidates, Locale::ZhHans),
+            },
+        ],
+        detailed: [
+            docs::detailed(&schema, &author, Locale::En),
+            docs::detailed(&schema_zh, author_zh.as_deref().unwrap_or(&author), Locale::ZhHans),
+        ],
     })
 }
 
@@ -767,10 +805,15 @@ pub(crate) fn generate(
                 return Err(errors);
             }
         };
-        let Rendered { schema, brief: [brief_en, brief_zh], detailed: [detailed_en, detailed_zh] } = rendered;
+        let Rendered { schema, schema_zh, brief: [brief_en, brief_zh], detailed: [detailed_en, detailed_zh] } =
+            rendered;
+        let schema_zh = match schema_zh {
+            Some(zh) => quote!(::core::option::Option::Some(::toolhook::__private::static_schema(#zh))),
+            None => quote!(::core::option::Option::None),
+        };
         quote! {
             let __builder = ::toolhook::ToolSpec::builder(#name)
-                .__prerendered(::toolhook::__private::static_schema(#schema), ::core::option::Option::None, [#brief_en, #brief_zh], [#detailed_en, #detailed_zh])
+                .__prerendered(::toolhook::__private::static_schema(#schema), #schema_zh, [#brief_en, #brief_zh], [#detailed_en, #detailed_zh])
                 #settings;
             ::toolhook::__private::compose(#name, __builder, &[], #output_fn)
         }
@@ -779,10 +822,18 @@ pub(crate) fn generate(
         let brief = brief.or(legacy).unwrap_or_default();
         let author = author_text(attrs, &docs);
         let params = model.iter().map(|p| rust_param(p));
+        let mut translated = TokenStream::new();
+        if let Some(zh) = attrs.description_zh_hans.as_deref().filter(|b| !b.trim().is_empty()) {
+            translated.extend(quote!(.brief_description_in(::toolhook::Locale::ZhHans, #zh)));
+        }
+        if let Some(zh) = attrs.detailed_description_zh_hans.as_deref().filter(|d| !d.trim().is_empty()) {
+            translated.extend(quote!(.detailed_description_in(::toolhook::Locale::ZhHans, #zh)));
+        }
         quote! {
             let __builder = ::toolhook::ToolSpec::builder(#name)
                 .brief_description(#brief)
                 .detailed_description(#author)
+                #translated
                 #settings;
             ::toolhook::__private::compose(#name, __builder, &[#(#params),*], #output_fn)
         }
@@ -1132,6 +1183,10 @@ fn rust_param(p: &ParamAnalysis) -> TokenStream {
         None if p.shape.is_known() => quote!(::core::option::Option::Some("")),
         None => quote!(::core::option::Option::None),
     };
+    let description_zh_hans = match &p.description_zh_hans {
+        Some(d) => quote!(::core::option::Option::Some(#d)),
+        None => quote!(::core::option::Option::None),
+    };
     let enum_values = match &p.enum_values {
         Some(values) => {
             let text = serde_json::Value::Array(values.iter().map(|v| v.json.clone()).collect()).to_string();
@@ -1159,6 +1214,7 @@ fn rust_param(p: &ParamAnalysis) -> TokenStream {
             name: #name,
             required: #required,
             description: #description,
+            description_zh_hans: #description_zh_hans,
             enum_values: #enum_values,
             default: #default,
             schema: |__cx: &mut ::toolhook::__private::SchemaCx| #schema,

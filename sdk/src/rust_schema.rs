@@ -112,6 +112,8 @@ pub struct RustParam {
     pub required: bool,
     /// `#[param(description)]` or the `///` docs; `None` takes the type's doc comment.
     pub description: Option<&'static str>,
+    /// `#[param(description_zh_hans)]`: the author's zh-Hans text.
+    pub description_zh_hans: Option<&'static str>,
     /// `#[param(enum)]` values, as JSON text.
     pub enum_values: Option<&'static str>,
     /// `#[param(default)]`, as JSON text.
@@ -132,6 +134,7 @@ pub fn compose(
 ) -> Result<ToolSpec, ToolSpecError> {
     let mut cx = SchemaCx::new(tool);
     let mut properties = Map::with_capacity(params.len());
+    let mut properties_zh = Map::new();
     let mut required = Vec::new();
     for param in params {
         cx.parameter = param.name;
@@ -153,8 +156,15 @@ pub fn compose(
             }
         }
         let enum_values = enum_values.as_ref().and_then(Value::as_array).map(Vec::as_slice);
-        properties
-            .insert(param.name.to_owned(), merge_property(&base, param.description, enum_values, default.as_ref()));
+        let property = merge_property(&base, param.description, enum_values, default.as_ref());
+        if params.iter().any(|p| p.description_zh_hans.is_some()) {
+            let zh = match param.description_zh_hans {
+                Some(text) => merge_property(&base, Some(text), enum_values, default.as_ref()),
+                None => property.clone(),
+            };
+            properties_zh.insert(param.name.to_owned(), zh);
+        }
+        properties.insert(param.name.to_owned(), property);
         if param.required {
             required.push(Value::from(param.name));
         }
@@ -179,13 +189,21 @@ pub fn compose(
     if let Some(error) = cx.error.take() {
         return Err(error);
     }
-    let mut schema = object_schema(properties, required);
-    if !cx.defs.is_empty()
-        && let Value::Object(map) = &mut schema
-    {
-        map.insert("$defs".into(), Value::Object(std::mem::take(&mut cx.defs)));
+    let translated = !properties_zh.is_empty();
+    let mut schema = object_schema(properties, required.clone());
+    let mut schema_zh = translated.then(|| object_schema(properties_zh, required));
+    if !cx.defs.is_empty() {
+        let defs = Value::Object(std::mem::take(&mut cx.defs));
+        for schema in std::iter::once(&mut schema).chain(schema_zh.as_mut()) {
+            if let Value::Object(map) = schema {
+                map.insert("$defs".into(), defs.clone());
+            }
+        }
     }
     let mut builder = builder.parameters_raw(schema);
+    if let Some(zh) = schema_zh {
+        builder = builder.parameters_raw_zh_hans(zh);
+    }
     if let Some(output) = output_schema {
         builder = builder.output_schema(output);
     }

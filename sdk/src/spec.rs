@@ -460,6 +460,7 @@ pub struct ToolSpecBuilder {
     parameters_raw_zh: Option<Value>,
     parameters_verbatim: Option<Value>,
     brief_overrides: [Option<String>; 2],
+    detailed_overrides: [Option<String>; 2],
     core_tool: bool,
     visibility: Option<Visibility>,
     prerendered: Option<Prerendered>,
@@ -486,6 +487,7 @@ impl ToolSpecBuilder {
             parameters_raw_zh: None,
             parameters_verbatim: None,
             brief_overrides: [None, None],
+            detailed_overrides: [None, None],
             core_tool: false,
             visibility: None,
             prerendered: None,
@@ -514,6 +516,14 @@ impl ToolSpecBuilder {
     /// The author's detailed text, shown after the generated parameter block.
     pub fn detailed_description(mut self, detailed: impl Into<String>) -> Self {
         self.detailed_description = Some(detailed.into());
+        self
+    }
+
+    /// The author's detailed text in one locale only, overriding
+    /// [`detailed_description`](Self::detailed_description) there (`#[tool]`'s
+    /// `detailed_description_zh_hans`).
+    pub fn detailed_description_in(mut self, locale: Locale, detailed: impl Into<String>) -> Self {
+        self.detailed_overrides[locale.index()] = Some(detailed.into());
         self
     }
 
@@ -670,6 +680,7 @@ impl ToolSpecBuilder {
             parameters_raw_zh,
             parameters_verbatim,
             brief_overrides,
+            detailed_overrides,
             core_tool,
             visibility,
             prerendered,
@@ -717,6 +728,7 @@ impl ToolSpecBuilder {
                 (Locale::ZhHans, Some(zh)) => zh,
                 _ => &schema,
             };
+            let author_text = detailed_overrides[locale.index()].as_deref().unwrap_or(author_text);
             docs::detailed(schema, author_text, locale)
         });
         data.schema = schema;

@@ -130,3 +130,46 @@ fn an_optional_output_field_takes_the_null_serde_writes() {
     let note = &spec.output_schema().unwrap()["properties"]["note"];
     assert_eq!(note["type"], json!(["string", "null"]), "{note}");
 }
+
+/// Finds a train.
+#[tool(description_zh_hans = "查找火车班次。", detailed_description_zh_hans = "只查今天的班次。")]
+fn find_train(
+    /// Where from.
+    #[param(description_zh_hans = "出发站。")]
+    from: String,
+    /// How urgent.
+    urgency: Urgency,
+) -> String {
+    let _ = urgency;
+    from
+}
+
+/// Finds a bus.
+///
+/// Only today's buses.
+#[tool(description_zh_hans = "查找公交。")]
+fn find_bus(
+    /// Where from.
+    #[param(description_zh_hans = "出发站。")]
+    from: String,
+) -> String {
+    from
+}
+
+#[test]
+fn an_author_gives_zh_hans_text_for_a_tool_and_its_parameters() {
+    for name in ["find_train", "find_bus"] {
+        let tool = DeclaredTool::all().into_iter().find(|t| t.name() == name).unwrap();
+        let spec = tool.spec().unwrap();
+        let zh = spec.llm_definition(Dialect::OpenAiChat, Locale::ZhHans).unwrap();
+        assert!(zh["function"]["description"].as_str().unwrap().starts_with("查找"), "{zh}");
+        assert_eq!(zh["function"]["parameters"]["properties"]["from"]["description"], "出发站。");
+        let en = spec.llm_definition(Dialect::OpenAiChat, Locale::En).unwrap();
+        assert_eq!(en["function"]["parameters"]["properties"]["from"]["description"], "Where from.");
+        assert!(spec.detailed_description(Locale::ZhHans).contains("- from：string，必填。出发站。"), "{name}");
+    }
+    let train = DeclaredTool::all().into_iter().find(|t| t.name() == "find_train").unwrap().spec().unwrap();
+    assert!(train.detailed_description(Locale::ZhHans).ends_with("只查今天的班次。"));
+    let bus = DeclaredTool::all().into_iter().find(|t| t.name() == "find_bus").unwrap().spec().unwrap();
+    assert!(bus.detailed_description(Locale::En).ends_with("Only today's buses."));
+}

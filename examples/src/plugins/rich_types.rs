@@ -377,13 +377,14 @@ impl Planner {
     }
 
     /// Spread hours of work over the days of a week, one person working the tasks in order.
-    #[tool]
+    #[tool(description_zh_hans = "把工作时长按顺序分配到一周的各个工作日。")]
     async fn spread_hours(
         &self,
         /// Hours of each task, in the order they are worked on.
+        #[param(description_zh_hans = "按处理顺序排列的各项任务时长（小时）。")]
         hours: Vec<f64>,
         /// Hours worked each day.
-        #[param(default = 8)]
+        #[param(default = 8, description_zh_hans = "每天的工作时长（小时）。")]
         daily_capacity: u8,
         /// Days worked in the week.
         #[param(enum = [4, 5, 6], default = 5)]
