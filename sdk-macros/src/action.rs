@@ -1,12 +1,14 @@
 //! `#[action]`: the deprecated legacy form. Still works, becomes a tool exactly as
 //! `ToolSpec::from_action` builds one, and warns at compile time.
 
+use crate::analysis::ParamKind;
 use crate::attr::{self, EntryValue, Errors, check_keys, expect_bool, expect_str, expect_strs, parse_entries};
 use crate::docs::fn_docs;
+use crate::owner::Owner;
 use crate::shared::action::{ActionInfo, ActivationType, ChatMode, render_action};
 use crate::shared::visibility::Visibility;
 use crate::signature::Shape;
-use crate::tool::{self, Owner, ParamKind, ToolAttrs, json_tokens, one_of};
+use crate::tool::{self, ToolAttrs, json_tokens, one_of};
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 use serde_json::Value;
@@ -186,7 +188,7 @@ fn expand_item(
     // Referencing a deprecated item makes every use warn, spanned at the attribute.
     let deprecation = quote_spanned!(Span::call_site()=> const _: () = ::toolhook::__private::legacy_action(););
     // `#[allow(deprecated)]` on the fn silences the warning, as it would on any other item.
-    let allows = fn_attrs.iter().filter(|a| allows_deprecated(a));
+    let allows = fn_attrs.iter().filter(|a| crate::attr::allows_deprecated(a));
     let allows = quote!(#(#allows)*);
     tool::append_parameter_docs(fn_attrs, &analysis);
     Ok(quote! {
@@ -195,14 +197,6 @@ fn expand_item(
         #allows
         #deprecation
     })
-}
-
-/// `#[allow(…, deprecated, …)]`.
-pub(crate) fn allows_deprecated(attr: &Attribute) -> bool {
-    attr.path().is_ident("allow")
-        && attr
-            .parse_args_with(syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
-            .is_ok_and(|lints| lints.iter().any(|lint| lint.is_ident("deprecated")))
 }
 
 fn values(entry: &crate::attr::Entry, errors: &mut Errors) -> Vec<String> {

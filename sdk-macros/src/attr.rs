@@ -346,6 +346,14 @@ pub(crate) fn is_consumed(tokens: &TokenStream) -> bool {
     tokens.to_string() == CONSUMED
 }
 
+/// `#[allow(…, deprecated, …)]`.
+pub(crate) fn allows_deprecated(attr: &syn::Attribute) -> bool {
+    attr.path().is_ident("allow")
+        && attr
+            .parse_args_with(syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
+            .is_ok_and(|lints| lints.iter().any(|lint| lint.is_ident("deprecated")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::did_you_mean;

@@ -1,8 +1,9 @@
 //! `#[command]` below `#[tool]`: the tool doubles as a chat command.
 
+use crate::analysis::FnAnalysis;
 use crate::attr::{Entry, Errors, check_keys, expect_str, expect_strs, parse_entries};
+use crate::owner::Owner;
 use crate::signature::Shape;
-use crate::tool::{FnAnalysis, Owner};
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::{Attribute, LitStr, Meta};

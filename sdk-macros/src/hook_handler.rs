@@ -5,8 +5,9 @@
 use crate::attr::{self, Entry, EntryValue, Errors, check_keys, expect_bool, expect_str, parse_entry};
 use crate::catalogue;
 use crate::docs::fn_docs;
+use crate::owner::Owner;
 use crate::signature;
-use crate::tool::{Owner, expand_free_fn, one_of};
+use crate::tool::{expand_free_fn, one_of};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;

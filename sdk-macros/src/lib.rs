@@ -7,11 +7,13 @@
 use proc_macro::TokenStream;
 
 mod action;
+mod analysis;
 mod attr;
 mod catalogue;
 mod command;
 mod docs;
 mod hook_handler;
+mod owner;
 mod plugin;
 mod schema;
 #[allow(unreachable_pub, dead_code)]

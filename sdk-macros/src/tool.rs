@@ -1,10 +1,12 @@
 //! `#[tool]`: a fn becomes an LLM tool, with its schema and both locales' parameter docs rendered
 //! at compile time where the tokens hold the information.
 
+use crate::analysis::{FnAnalysis, ParamAnalysis, ParamKind};
 use crate::attr::{
     self, Entry, EntryValue, Errors, check_keys_with, expect_bool, expect_str, expect_strs, parse_entries,
 };
 use crate::docs::{FnDocs, fn_docs, param_docs};
+use crate::owner::Owner;
 use crate::schema::{CheckedLiteral, check_literal, parameter_info, schema_expr};
 use crate::shared::access::{ChatScope, PermissionLevel};
 use crate::shared::locale::Locale;
@@ -38,13 +40,6 @@ const PARAM_KEYS: &[&str] = &["description", "description_zh_hans", "default", "
 
 /// Parameters a plugin tool provider fills from the context when the model leaves them empty.
 pub(crate) const CONTEXT_NAMED: &[&str] = &["stream_id", "chat_id", "group_id", "user_id", "platform"];
-
-/// Who owns the fn: a free fn (the package's default plugin) or a `#[plugin]` method.
-#[derive(Clone, Copy)]
-pub(crate) enum Owner<'a> {
-    Free,
-    Method { self_ty: &'a Type, plugin_id: &'a str },
-}
 
 /// The `#[tool(...)]` attribute, checked.
 #[derive(Default)]
@@ -187,64 +182,6 @@ impl ToolAttrs {
             }
             _ => {}
         }
-    }
-}
-
-impl Owner<'_> {
-    /// The plugin id as tokens: the `#[plugin]` id, or the package name for free fns.
-    pub(crate) fn plugin_id_tokens(&self) -> TokenStream {
-        match self {
-            Owner::Free => quote!(::core::env!("CARGO_PKG_NAME")),
-            Owner::Method { plugin_id, .. } => quote!(#plugin_id),
-        }
-    }
-}
-
-/// What a fn parameter is to the generated code.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ParamKind {
-    /// Filled from the model's arguments.
-    Model,
-    /// `&ToolExecutionContext`.
-    ExecutionContext,
-    /// `&ToolInvocation`.
-    Invocation,
-    /// `&LegacyActionContext` (actions only).
-    LegacyContext,
-}
-
-pub(crate) struct ParamAnalysis {
-    pub(crate) ident: Ident,
-    pub(crate) schema_name: String,
-    pub(crate) ty: Type,
-    pub(crate) shape: Shape,
-    pub(crate) kind: ParamKind,
-    pub(crate) description: Option<String>,
-    /// `#[param(description_zh_hans = …)]`: the author's own zh-Hans text.
-    pub(crate) description_zh_hans: Option<String>,
-    pub(crate) default: Option<CheckedLiteral>,
-    pub(crate) enum_values: Option<Vec<CheckedLiteral>>,
-}
-
-impl ParamAnalysis {
-    pub(crate) fn required(&self) -> bool {
-        !matches!(self.shape, Shape::Option(_)) && self.default.is_none()
-    }
-
-    fn model(&self) -> bool {
-        self.kind == ParamKind::Model
-    }
-}
-
-pub(crate) struct FnAnalysis {
-    pub(crate) params: Vec<ParamAnalysis>,
-    pub(crate) is_async: bool,
-    pub(crate) output: Option<Type>,
-}
-
-impl FnAnalysis {
-    pub(crate) fn model_params(&self) -> impl Iterator<Item = &ParamAnalysis> {
-        self.params.iter().filter(|p| p.model())
     }
 }
 
@@ -716,7 +653,7 @@ fn description_warnings(
     if uses.is_empty() {
         return TokenStream::new();
     }
-    let allows = fn_attrs.iter().filter(|a| crate::action::allows_deprecated(a));
+    let allows = fn_attrs.iter().filter(|a| crate::attr::allows_deprecated(a));
     quote! {
         #[doc(hidden)]
         #(#allows)*
