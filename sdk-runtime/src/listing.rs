@@ -130,6 +130,10 @@ struct Slot {
 }
 
 impl Slot {
+    fn empty() -> Arc<Self> {
+        Arc::new(Slot { state: Mutex::new(State::Empty) })
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -146,6 +150,10 @@ pub(crate) struct ProviderListings {
     parts: ContextParts,
     settings: ListingSettings,
     slots: Bounded<Key, Arc<Slot>>,
+    /// A provider whose listings read no part of the context has two: for calls without a
+    /// context and for calls with one. They live here rather than in `slots`, so the call path
+    /// finds them without hashing a key.
+    fixed: Option<[Arc<Slot>; 2]>,
     health: Mutex<Health>,
 }
 
@@ -170,6 +178,7 @@ impl ProviderListings {
             parts,
             settings,
             slots: bounded(settings.capacity),
+            fixed: (parts == ContextParts::NONE).then(|| [Slot::empty(), Slot::empty()]),
             health: Mutex::new(Health::default()),
         }
     }
@@ -179,10 +188,13 @@ impl ProviderListings {
     }
 
     fn slot(&self, key: &Key) -> Arc<Slot> {
+        if let Some(fixed) = &self.fixed {
+            return fixed[usize::from(key.is_some())].clone();
+        }
         if let Some(slot) = self.slots.get(key) {
             return slot;
         }
-        let slot = Arc::new(Slot { state: Mutex::new(State::Empty) });
+        let slot = Slot::empty();
         match self.slots.get_or_insert_with(key, || Ok::<_, ()>(slot.clone())) {
             Ok(slot) => slot,
             Err(()) => slot,
@@ -208,8 +220,14 @@ impl ProviderListings {
     /// The cached listing for a context when it is current: the call path's way in, which never
     /// fetches (a miss goes through [`lookup`](Self::lookup)).
     pub(crate) fn fresh(&self, ctx: Option<ContextView<'_>>, locale: Locale) -> Option<Arc<Listing>> {
-        let key: Key = ctx.map(|ctx| self.parts.project(ctx, locale));
-        let slot = self.slots.get(&key)?;
+        let found;
+        let slot = match &self.fixed {
+            Some(fixed) => &fixed[usize::from(ctx.is_some())],
+            None => {
+                found = self.slots.get(&ctx.map(|ctx| self.parts.project(ctx, locale)))?;
+                &found
+            }
+        };
         let epoch = self.epoch.load(Ordering::Acquire);
         match &*slot.lock() {
             State::Ready { listing, epoch: at } if *at == epoch => Some(listing.clone()),

@@ -540,14 +540,14 @@ impl ToolRegistry {
         }
         let mut call = call;
         call.arguments = from_strict(std::mem::take(&mut call.arguments), route.listed.parameters_schema());
-        let provider_call = provider_call(route, call, &requested);
+        provider_call(route, &mut call, &requested);
         // Providers produce texts in the registry's locale.
         let localized =
             ctx.filter(|c| c.locale != locale).map(|c| Box::new(ToolExecutionContext { locale, ..c.clone() }));
         let ctx = localized.as_deref().or(ctx);
         let timeout = route.listed.timeout().or(config.default_timeout);
         let provider = &route.provider;
-        let outcome = match guard::create(|| provider.invoke(provider_call, ctx)) {
+        let outcome = match guard::create(|| provider.invoke(call, ctx)) {
             Ok(future) => match guard::run(future, timeout, started).await {
                 Guarded::Finished(outcome) => outcome,
                 Guarded::Panicked(message) => Err(ToolError::panic(message.unwrap_or_default())),
@@ -719,7 +719,7 @@ impl ProviderSet {
 
 /// The invocation a provider receives: its own name for the tool, and where the tool comes
 /// from when the provider needs to know.
-fn provider_call(route: &Route, mut call: ToolInvocation, requested: &str) -> ToolInvocation {
+fn provider_call(route: &Route, call: &mut ToolInvocation, requested: &str) {
     if route.original_name != requested {
         call.tool_name = route.original_name.clone();
     }
@@ -741,7 +741,6 @@ fn provider_call(route: &Route, mut call: ToolInvocation, requested: &str) -> To
             }
         }
     }
-    call
 }
 
 /// `Timeout: no result within {n} ms` and its zh-Hans form.

@@ -15,7 +15,7 @@ use toolhook::ToolArguments;
 pub(crate) fn from_strict(arguments: ToolArguments, schema: &Value) -> ToolArguments {
     match arguments {
         ToolArguments::Text(text) => {
-            if !text.contains("null") && !text.contains("\"key\"") {
+            if !contains(&text, b"null") && !contains(&text, b"\"key\"") {
                 return ToolArguments::Text(text);
             }
             let Ok(mut value) = serde_json::from_str::<Value>(&text) else {
@@ -33,6 +33,22 @@ pub(crate) fn from_strict(arguments: ToolArguments, schema: &Value) -> ToolArgum
             ToolArguments::Value(value)
         }
     }
+}
+
+/// Whether `needle` occurs in `text`: a plain scan, cheaper than a substring searcher's set-up
+/// for the short texts arguments usually are.
+fn contains(text: &str, needle: &[u8]) -> bool {
+    let bytes = text.as_bytes();
+    let Some((&first, rest)) = needle.split_first() else { return true };
+    let mut from = 0;
+    while let Some(i) = bytes[from..].iter().position(|&b| b == first) {
+        let at = from + i + 1;
+        if bytes[at..].starts_with(rest) {
+            return true;
+        }
+        from = at;
+    }
+    false
 }
 
 fn root_defs(schema: &Value) -> Option<&Map<String, Value>> {

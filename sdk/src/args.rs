@@ -1350,7 +1350,8 @@ const MAX_EXACT_INTEGERS: usize = 32;
 /// Integers are exact: one too large for a float is read again from the text (for an integer
 /// parameter), and an error quotes a number as the model wrote it.
 pub fn decode_text<A: ArgsStruct>(text: &str) -> Result<A, ArgsError> {
-    if text.trim().is_empty() {
+    // Blank text is `{}`; `trim_start` stops at the first character that is not blank.
+    if text.trim_start().is_empty() {
         return finish::<A>(A::Slots::default());
     }
     let mut exact = Vec::new();

@@ -137,7 +137,8 @@ impl IntoToolResult for () {
 
 impl IntoToolResult for String {
     fn into_tool_result(self, _: Locale) -> ToolExecutionResult {
-        if self.trim().len() == self.len() {
+        // Only the two ends can need trimming.
+        if !self.starts_with(char::is_whitespace) && !self.ends_with(char::is_whitespace) {
             ToolExecutionResult { success: true, content: self, ..Default::default() }
         } else {
             success(&self)

@@ -202,37 +202,59 @@ impl ToolProvider for PluginToolProvider {
         ctx: Option<&'a ToolExecutionContext>,
     ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
         let locale = ctx.map(|c| c.locale).unwrap_or_default();
-        let wanted_plugin = call.metadata.get("plugin_id").and_then(Value::as_str).map(str::to_owned);
         let limits = self.table.blocking.limits();
         let found = {
+            let wanted_plugin = call.metadata.get("plugin_id").and_then(Value::as_str);
             let plugins = self.table.read();
             plugins
                 .iter()
                 .filter(|p| matches!(p.state, PluginState::Loading | PluginState::Loaded))
-                .filter(|p| wanted_plugin.as_deref().is_none_or(|id| id == p.id))
+                .filter(|p| wanted_plugin.is_none_or(|id| id == p.id))
                 .find_map(|p| {
                     let tool = &p.tools[*p.index.get(&call.tool_name)?];
-                    let slots = matches!(tool.registration.invoker, Invoker::Sync(_)).then(|| BlockingSlots {
+                    if !tool.enabled {
+                        return None;
+                    }
+                    let registration = tool.registration;
+                    if p.state != PluginState::Loaded || (registration.is_method && p.instance.is_none()) {
+                        return Some(Err(ToolError::plugin_not_loaded(&p.id)));
+                    }
+                    let slots = matches!(registration.invoker, Invoker::Sync(_)).then(|| BlockingSlots {
                         calls: self.table.blocking.clone(),
                         tool: tool.blocking.get_or_init(|| Arc::new(Semaphore::new(limits.tool_limit()))).clone(),
                         plugin: p.blocking.get_or_init(|| Arc::new(Semaphore::new(limits.plugin_limit()))).clone(),
                         plugin_id: p.id.clone(),
                     });
-                    tool.enabled.then(|| (p.id.clone(), p.state, p.instance.clone(), tool.registration, slots))
+                    Some(Ok((p.id.clone(), p.instance.clone(), registration, slots)))
                 })
         };
-        Box::pin(async move {
-            let Some((plugin_id, state, instance, registration, slots)) = found else {
-                return Ok(ToolExecutionResult::failure(call.tool_name.clone(), not_found(&call.tool_name, locale)));
-            };
-            if state != PluginState::Loaded || (registration.is_method && instance.is_none()) {
-                return Err(ToolError::plugin_not_loaded(&plugin_id));
+        let (plugin_id, instance, registration, slots) = match found {
+            Some(Ok(found)) => found,
+            Some(Err(error)) => return Box::pin(std::future::ready(Err(error))),
+            None => {
+                let text = not_found(&call.tool_name, locale);
+                return Box::pin(std::future::ready(Ok(ToolExecutionResult::failure(call.tool_name, text))));
             }
-            let call = prepare_arguments(call, registration, ctx);
-            let mut result = run_registration(registration, instance, call, ctx, locale, slots).await?;
+        };
+        let call = prepare_arguments(call, registration, ctx);
+        // Every result names the plugin that ran it.
+        let named = |mut result: ToolExecutionResult| {
             result.metadata.insert("plugin_id".into(), Value::from(plugin_id));
-            Ok(result)
-        })
+            result
+        };
+        match registration.invoker {
+            // An async tool's future is made here, so the wrapper only holds that future and the
+            // plugin id, not a second copy of the call.
+            Invoker::Async(invoke) => {
+                let run = invoke(instance, call, ctx, locale);
+                Box::pin(async move { run.await.map(named) })
+            }
+            Invoker::Sync(_) => {
+                Box::pin(
+                    async move { run_registration(registration, instance, call, ctx, locale, slots).await.map(named) },
+                )
+            }
+        }
     }
 }
 
