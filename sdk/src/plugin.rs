@@ -104,6 +104,36 @@ impl fmt::Debug for PluginContext {
     }
 }
 
+/// The contexts of loaded plugin instances, by the instance's address: what the methods
+/// `#[plugin]` generates (`plugin_context()`, `config()`) read.
+fn attached() -> &'static RwLock<HashMap<usize, PluginContext>> {
+    static ATTACHED: std::sync::OnceLock<RwLock<HashMap<usize, PluginContext>>> = std::sync::OnceLock::new();
+    ATTACHED.get_or_init(Default::default)
+}
+
+fn address(instance: &Arc<dyn Any + Send + Sync>) -> usize {
+    Arc::as_ptr(instance).cast::<()>() as usize
+}
+
+/// Gives a plugin instance its context (the host does this before `on_load`).
+#[doc(hidden)]
+pub fn attach_context(instance: &Arc<dyn Any + Send + Sync>, context: PluginContext) {
+    attached().write().unwrap_or_else(|p| p.into_inner()).insert(address(instance), context);
+}
+
+/// Takes a plugin instance's context back (the host does this when it unloads or fails).
+#[doc(hidden)]
+pub fn detach_context(instance: &Arc<dyn Any + Send + Sync>) {
+    attached().write().unwrap_or_else(|p| p.into_inner()).remove(&address(instance));
+}
+
+/// The context attached to the instance at `this`, if it is loaded.
+#[doc(hidden)]
+pub fn context_at<T>(this: &T) -> Option<PluginContext> {
+    let address = std::ptr::from_ref(this).cast::<()>() as usize;
+    attached().read().unwrap_or_else(|p| p.into_inner()).get(&address).cloned()
+}
+
 impl PluginContext {
     /// A context without config or services (hosts build richer ones; tests use this).
     pub fn new(plugin_id: impl Into<String>, name: impl Into<String>, version: impl Into<String>) -> Self {

@@ -433,3 +433,5 @@ catalogue_payloads!(
     MaisakaReplyerAfterResponse,
     MaisakaReplyBeforePostProcess,
 );
+
+pub use crate::plugin::{attach_context, context_at, detach_context};

@@ -357,6 +357,10 @@ impl PluginHost {
         // 4. Loading: tools are listed, calls get PluginNotLoaded.
         let context = PluginContext::with_services(&id, plugin.name(), plugin.version(), self.inner.services.clone());
         context.set_config(config.document.clone(), config.typed.clone());
+        if let Some(instance) = &instance {
+            // What the generated `plugin_context()` and `config()` methods read, from `on_load` on.
+            toolhook::__private::attach_context(instance, context.clone());
+        }
         let mut tools = PluginTools::new(id.clone(), source, PluginState::Loading, plugin.tool_entries());
         tools.instance = instance.clone();
         self.inner.table.update(|plugins| {
@@ -403,6 +407,9 @@ impl PluginHost {
     /// Marks a plugin failed and takes back everything it registered.
     fn fail(&self, id: &str, reason: String) {
         self.problem(PluginProblem::plugin(id, format!("failed to load: {reason}")));
+        if let Some(instance) = self.runtime().get(id).and_then(|r| r.instance.clone()) {
+            toolhook::__private::detach_context(&instance);
+        }
         if let Some(plugin) = self.inner.set.get(id) {
             let why = format!("plugin {id} failed to load: {reason}");
             self.inner.table.set_unavailable(plugin.tools().iter().map(|t| t.name()), Some(&why));
@@ -444,7 +451,9 @@ impl PluginHost {
         self.inner.table.update(|plugins| plugins.retain(|p| p.id != plugin_id));
         if let Some(runtime) = self.runtime().get_mut(plugin_id) {
             runtime.state = PluginState::Unloaded;
-            runtime.instance = None;
+            if let Some(instance) = runtime.instance.take() {
+                toolhook::__private::detach_context(&instance);
+            }
         }
         self.inner.load_order.lock().unwrap_or_else(|p| p.into_inner()).retain(|id| id != plugin_id);
     }
