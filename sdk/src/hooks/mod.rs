@@ -63,6 +63,7 @@
 //! works, its manifest entry just has no schema.
 
 mod args;
+mod chat_message;
 mod context;
 pub(crate) mod handler;
 mod names;
@@ -71,6 +72,7 @@ mod outcome;
 pub mod payload;
 
 pub use args::{HookArgError, HookArgs, PayloadError};
+pub use chat_message::ChatMessage;
 pub use context::HookContext;
 pub use handler::{BlockingHookResult, HandlerOutcome, HookHandlerError, Modification, ObserveHookResult};
 pub use names::*;
