@@ -72,7 +72,7 @@ fn registry() -> ToolRegistry {
 
 /// The definitions as the JSON text a model API receives.
 async fn definitions_json(registry: &ToolRegistry) -> impl AsRef<str> {
-    serde_json::to_string(&registry.get_llm_definitions(None, Dialect::OpenAiChat).await).expect("JSON")
+    registry.llm_definitions_json(None, Dialect::OpenAiChat).await
 }
 
 #[divan::bench]

@@ -457,6 +457,56 @@ impl ToolRegistry {
         routes.order.iter().map(|route| self.definition(&route.listed, dialect, locale)).collect()
     }
 
+    /// The model definitions of every available tool (as [`get_llm_definitions`](Self::get_llm_definitions)
+    /// gives them) as the JSON array text a model API receives, in the registry's locale.
+    ///
+    /// The text is rendered once per set of available tools (the providers' listings and the
+    /// caller's access facts), dialect and locale, and then shared: a host that sends the same
+    /// tools on every request pays for a reference count, not a rendering. Any change of the
+    /// tools (a provider registered, removed or announcing a change) renders it anew.
+    ///
+    /// ```
+    /// use toolhook::{Dialect, tool};
+    /// use toolhook_runtime::{PluginToolProvider, ToolRegistry};
+    ///
+    /// /// Say a city's local time.
+    /// #[tool(core_tool = true)]
+    /// fn local_time(
+    ///     /// The city's name.
+    ///     city: String,
+    /// ) -> String {
+    ///     format!("{city}: 12:00")
+    /// }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let registry = ToolRegistry::default();
+    /// registry.register_provider(PluginToolProvider::from_declared());
+    /// let text = registry.llm_definitions_json(None, Dialect::OpenAiChat).await;
+    /// let values = registry.get_llm_definitions(None, Dialect::OpenAiChat).await;
+    /// assert_eq!(*text, serde_json::to_string(&values).unwrap());
+    /// // The second request shares the first one's text.
+    /// assert!(std::sync::Arc::ptr_eq(&text, &registry.llm_definitions_json(None, Dialect::OpenAiChat).await));
+    /// # });
+    /// ```
+    pub async fn llm_definitions_json(&self, ctx: Option<&ToolAvailabilityContext>, dialect: Dialect) -> Arc<str> {
+        self.llm_definitions_json_in(ctx, dialect, self.locale()).await
+    }
+
+    /// [`llm_definitions_json`](Self::llm_definitions_json) in a given locale.
+    pub async fn llm_definitions_json_in(
+        &self,
+        ctx: Option<&ToolAvailabilityContext>,
+        dialect: Dialect,
+        locale: Locale,
+    ) -> Arc<str> {
+        let routes = self.routes(ctx).await;
+        routes.rendered(dialect, locale, || {
+            let definitions: Vec<Value> =
+                routes.order.iter().map(|route| self.definition(&route.listed, dialect, locale)).collect();
+            serde_json::to_string(&definitions).unwrap_or_else(|_| "[]".to_owned()).into()
+        })
+    }
+
     /// The model definition of one listed tool, as [`get_llm_definitions_in`](Self::get_llm_definitions_in)
     /// renders it: the brief as its description, followed by the detailed description when
     /// [`RegistryConfig::include_detailed_description`](field@RegistryConfig::include_detailed_description)

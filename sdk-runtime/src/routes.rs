@@ -9,8 +9,8 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::borrow::Cow;
-use std::sync::Arc;
-use toolhook::ToolSpec;
+use std::sync::{Arc, Mutex};
+use toolhook::{Dialect, Locale, ToolSpec};
 
 /// What to do when two providers offer tools with the same name.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -37,7 +37,13 @@ pub(crate) struct Routes {
     pub(crate) index: HashMap<String, usize>,
     /// Tools the caller's access rules hide, and the rule that does (for the host, never the model).
     pub(crate) denied: HashMap<String, &'static str>,
+    /// The definitions of these tools as JSON text, per dialect and locale, rendered on first
+    /// request. A change of the tools makes a new name space, so these never go stale.
+    rendered: Mutex<Vec<Rendered>>,
 }
+
+/// Definitions rendered for one dialect and locale.
+type Rendered = ((Dialect, Locale), Arc<str>);
 
 pub(crate) struct Route {
     pub(crate) provider: Arc<dyn ToolProvider>,
@@ -61,6 +67,25 @@ impl std::fmt::Debug for Route {
 impl Routes {
     pub(crate) fn get(&self, name: &str) -> Option<&Route> {
         self.index.get(name).map(|&i| &self.order[i])
+    }
+
+    /// The definitions rendered for a dialect and locale, made by `render` on first request.
+    pub(crate) fn rendered(&self, dialect: Dialect, locale: Locale, render: impl FnOnce() -> Arc<str>) -> Arc<str> {
+        let key = (dialect, locale);
+        let cached = |rendered: &[Rendered]| rendered.iter().find(|(k, _)| *k == key).map(|(_, text)| text.clone());
+        if let Some(text) = cached(&self.rendered.lock().unwrap_or_else(|p| p.into_inner())) {
+            return text;
+        }
+        // Rendered without the lock: two first requests may both render; both get equal text.
+        let text = render();
+        let mut rendered = self.rendered.lock().unwrap_or_else(|p| p.into_inner());
+        match cached(&rendered) {
+            Some(text) => text,
+            None => {
+                rendered.push((key, text.clone()));
+                text
+            }
+        }
     }
 
     /// The access rule (`platform`, `scope`, `permission`) that hides a tool from this caller.
@@ -181,7 +206,7 @@ pub(crate) fn assign(policy: DuplicatePolicy, candidates: &[Candidate<'_>], warn
         let ambiguous = per_provider.get(&(Arc::as_ptr(provider).cast::<()>(), original)).is_some_and(|n| *n > 1);
         order.push(Route { provider: provider.clone(), original_name: original.to_owned(), listed, ambiguous });
     }
-    Routes { order, index, denied: HashMap::default() }
+    Routes { order, index, denied: HashMap::default(), rendered: Mutex::default() }
 }
 
 /// A valid name for a tool whose own is not: sanitised, `_` in front of a leading digit or

@@ -3,12 +3,14 @@
 use crate::command::CommandSpec;
 use crate::plugins::config::{ConfigError, normalise};
 use crate::provider::plugin::PluginTool;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde_json::Value;
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 use toolhook::__private::{
     CommandRegistration, ConfigDeclaration, PluginRegistration, ToolKind, ToolRegistration, inventory,
 };
-use toolhook::{DeclaredHookHandler, DeclaredTool, ToolSpec};
+use toolhook::{DeclaredHookHandler, DeclaredTool, ToolSpec, ToolSpecError};
 
 /// A problem found while collecting or loading plugins. With a `component`, only that component
 /// (a tool, a hook handler, a command) is left out and the rest of its plugin loads; without one,
@@ -222,6 +224,22 @@ impl CollectedPlugin {
     }
 }
 
+/// Every tool declared in the program with its composed spec, composed once per process: the
+/// registrations are `'static` and compose the same spec every time (parsing the schema text
+/// the macro embedded), so every plugin set and registry made afterwards shares these.
+fn declared_tools() -> &'static [(DeclaredTool, Result<ToolSpec, ToolSpecError>)] {
+    static DECLARED: OnceLock<Vec<(DeclaredTool, Result<ToolSpec, ToolSpecError>)>> = OnceLock::new();
+    DECLARED.get_or_init(|| {
+        DeclaredTool::all()
+            .into_iter()
+            .map(|tool| {
+                let spec = tool.spec();
+                (tool, spec)
+            })
+            .collect()
+    })
+}
+
 /// Every plugin linked into the program, read from `inventory` once and sorted by plugin id; each
 /// plugin's components sorted by name (link order never matters).
 ///
@@ -274,7 +292,10 @@ impl PluginSet {
             }
             plugin
         }
-        for tool in DeclaredTool::all() {
+        // Per plugin: the tool names it keeps, and the components already left out; a
+        // duplicate is found by lookup, not by comparing with every earlier tool.
+        let mut seen: HashMap<&'static str, (HashSet<String>, HashSet<String>)> = HashMap::default();
+        for (tool, spec) in declared_tools() {
             let registration = tool.registration();
             let plugin = entry(
                 &mut plugins,
@@ -283,22 +304,29 @@ impl PluginSet {
                 registration.package,
                 registration.package_version,
             );
+            let (kept, left) = seen.entry(registration.plugin_id).or_default();
             let what = if registration.kind == ToolKind::LegacyAction { "action" } else { "tool" };
             let component = format!("{what} {}", registration.name);
-            match tool.spec() {
+            match spec {
                 // Which copy the author meant cannot be known: every copy is left out.
-                Ok(spec)
-                    if plugin.tools.iter().any(|t| t.name() == spec.name())
-                        || plugin.left_out.iter().any(|p| p.component.as_deref() == Some(&component)) =>
-                {
-                    plugin.tools.retain(|t| t.name() != spec.name());
+                Ok(spec) if kept.contains(spec.name()) || left.contains(&component) => {
+                    if kept.remove(spec.name()) {
+                        plugin.tools.retain(|t| t.name() != spec.name());
+                    }
                     let message = format!("duplicate {what} {} in plugin {}", spec.name(), plugin.id);
                     if !plugin.left_out.iter().any(|p| p.message == message) {
+                        left.insert(component.clone());
                         plugin.leave_out(component, message);
                     }
                 }
-                Ok(spec) => plugin.tools.push(CollectedTool { registration, spec }),
-                Err(error) => plugin.leave_out(component, format!("{error} (declared at {})", registration.location)),
+                Ok(spec) => {
+                    kept.insert(spec.name().to_owned());
+                    plugin.tools.push(CollectedTool { registration, spec: spec.clone() });
+                }
+                Err(error) => {
+                    left.insert(component.clone());
+                    plugin.leave_out(component, format!("{error} (declared at {})", registration.location));
+                }
             }
         }
         for handler in DeclaredHookHandler::all() {
