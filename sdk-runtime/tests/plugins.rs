@@ -476,10 +476,7 @@ fn config_errors_name_what_is_wrong_in_both_locales() {
         e.message(Locale::ZhHans),
         "插件配置文件缺少 plugin.config_version 版本号，当前版本策略不再兼容无版本配置"
     );
-    assert_eq!(
-        e.message(Locale::En),
-        "`plugin.config_version` must be a version string such as \"1.0.0\""
-    );
+    assert_eq!(e.message(Locale::En), "`plugin.config_version` must be a version string such as \"1.0.0\"");
     let e =
         normalise(decl, Some(&json!({"plugin": {"config_version": "1.0.0"}, "behaviour": {"days": 300}}))).unwrap_err();
     assert_eq!(
