@@ -97,15 +97,26 @@ struct InFlight {
     /// The highest progress told to the caller. rmcp hands each notification to its own task, so
     /// reports can arrive out of order: a value that does not increase is a late one and dropped,
     /// and the lock, held while the caller is told, keeps what it hears in order.
-    progress: Arc<tokio::sync::Mutex<f64>>,
-    /// When its answer came. rmcp hands each notification to its own task, so a progress report
-    /// or a log message the server sent before its answer can be handled after it: a finished
-    /// call is kept for [`LATE_NOTICES`] so that they still reach its caller.
-    finished: Option<Instant>,
+    /// `None` without a caller (nobody to tell).
+    progress: Option<LastProgress>,
+}
+
+/// The highest progress told to a caller, locked while telling it.
+type LastProgress = Arc<tokio::sync::Mutex<f64>>;
+
+/// A call that got its answer. rmcp hands each notification to its own task, so a progress
+/// report or a log message the server sent before its answer can be handled after it: the last
+/// [`RECENT_CALLS`] finished calls still take such notices for [`LATE_NOTICES`].
+struct Finished {
+    call: InFlight,
+    at: Instant,
 }
 
 /// How long a finished call still takes the notifications sent before its answer.
 const LATE_NOTICES: Duration = Duration::from_secs(2);
+
+/// How many finished calls are remembered for late notices.
+const RECENT_CALLS: usize = 32;
 
 /// Makes the specs of a server's tools (the provider's rules).
 pub(crate) type SpecMaker = dyn Fn(&str, &rmcp::model::Tool) -> Option<ToolSpec> + Send + Sync;
@@ -118,6 +129,8 @@ pub(crate) struct Connection {
     /// Closes the server for good; everything the supervisor waits on gives way to it.
     stopping: CancellationToken,
     calls: Mutex<FxHashMap<RequestId, InFlight>>,
+    /// The last finished calls, oldest first (at most [`RECENT_CALLS`]).
+    recent: Mutex<std::collections::VecDeque<Finished>>,
     host: Option<Arc<dyn Interaction>>,
     make_spec: Arc<SpecMaker>,
     /// Tells the provider (and through it the registry) that the tools changed.
@@ -156,6 +169,7 @@ impl Connection {
             commands,
             stopping: CancellationToken::new(),
             calls: Mutex::new(FxHashMap::default()),
+            recent: Mutex::new(std::collections::VecDeque::with_capacity(RECENT_CALLS)),
             host,
             make_spec,
             changed,
@@ -413,9 +427,7 @@ impl Connection {
     /// Waits until no call of an earlier generation is in flight (at most [`DRAIN`]).
     async fn drain(&self, generation: u64) {
         let until = Instant::now() + DRAIN;
-        while Instant::now() < until
-            && self.calls().values().any(|c| c.generation <= generation && c.finished.is_none())
-        {
+        while Instant::now() < until && self.calls().values().any(|c| c.generation <= generation) {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
@@ -543,8 +555,7 @@ impl Connection {
                 generation: live.generation,
                 token: handle.progress_token.clone(),
                 caller: caller.clone(),
-                progress: Arc::new(tokio::sync::Mutex::new(f64::NEG_INFINITY)),
-                finished: None,
+                progress: caller.is_some().then(|| Arc::new(tokio::sync::Mutex::new(f64::NEG_INFINITY))),
             };
             let mut pending = Pending { connection: self, peer: &peer, id: Some(handle.id.clone()) };
             self.calls().insert(handle.id.clone(), entry);
@@ -644,28 +655,47 @@ impl Connection {
 
     /// The interaction of the only call in flight, for what a 2025-11-25 server sends outside a
     /// round (it does not say which call it is about).
+    fn recent(&self) -> std::sync::MutexGuard<'_, std::collections::VecDeque<Finished>> {
+        self.recent.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
     /// The caller of the only call under way (with `recent`, or just finished), if there is one.
     fn only_caller(&self, recent: bool) -> Option<Arc<dyn Interaction>> {
         let calls = self.calls();
+        let finished = recent.then(|| self.recent());
         let now = Instant::now();
-        let mut callers = calls.values().filter(|c| match c.finished {
-            None => true,
-            Some(at) => recent && now.duration_since(at) < LATE_NOTICES,
-        });
+        let late = finished.iter().flat_map(|f| f.iter()).filter(|f| now.duration_since(f.at) < LATE_NOTICES);
+        let mut callers = calls.values().chain(late.map(|f| &f.call));
         match (callers.next(), callers.next()) {
             (Some(only), None) => only.caller.clone(),
             _ => None,
         }
     }
 
-    /// A call got its answer: kept a moment for late notifications; long-finished ones go.
-    fn finished(&self, id: &RequestId) {
-        let mut calls = self.calls();
-        let now = Instant::now();
-        if let Some(call) = calls.get_mut(id) {
-            call.finished = Some(now);
+    /// The caller and progress of the call a progress token belongs to: under way, or finished
+    /// within [`LATE_NOTICES`].
+    fn progress_of(&self, token: &ProgressToken) -> Option<(Arc<dyn Interaction>, LastProgress)> {
+        let of = |c: &InFlight| Some((c.caller.clone()?, c.progress.clone()?));
+        if let Some(call) = self.calls().values().find(|c| c.token == *token) {
+            return of(call);
         }
-        calls.retain(|_, c| c.finished.is_none_or(|at| now.duration_since(at) < LATE_NOTICES));
+        let now = Instant::now();
+        let recent = self.recent();
+        recent
+            .iter()
+            .rev()
+            .find(|f| f.call.token == *token && now.duration_since(f.at) < LATE_NOTICES)
+            .and_then(|f| of(&f.call))
+    }
+
+    /// A call got its answer: it joins the recent ones (the oldest of which goes).
+    fn finished(&self, id: &RequestId) {
+        let Some(call) = self.calls().remove(id) else { return };
+        let mut recent = self.recent();
+        if recent.len() == RECENT_CALLS {
+            recent.pop_front();
+        }
+        recent.push_back(Finished { call, at: Instant::now() });
     }
 }
 
@@ -966,12 +996,7 @@ impl ClientHandler for Bridge {
 
     async fn on_progress(&self, params: ProgressNotificationParam, _context: NotificationContext<RoleClient>) {
         let Some(connection) = self.connection.upgrade() else { return };
-        let call = connection
-            .calls()
-            .values()
-            .find(|c| c.token == params.progress_token)
-            .and_then(|c| Some((c.caller.clone()?, c.progress.clone())));
-        if let Some((caller, last)) = call {
+        if let Some((caller, last)) = connection.progress_of(&params.progress_token) {
             let mut last = last.lock().await;
             if params.progress <= *last {
                 return;
