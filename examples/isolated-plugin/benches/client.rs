@@ -6,6 +6,10 @@
 //! declaring what the provider declares (elicitation, sampling, roots), which every request's
 //! `_meta` then carries: the same bytes on the wire as the provider's call.
 //!
+//! Before divan's figures, an interleaved run prints the ratio that decides: each round times one
+//! call through the provider and one through the wire-identical rmcp client, in alternating
+//! order, so that a machine getting busier or quieter during the run moves both sides alike.
+//!
 //! `cargo bench -p toolhook-example-isolated --bench client`
 
 use divan::Bencher;
@@ -58,7 +62,59 @@ static SETUP: LazyLock<Setup> = LazyLock::new(|| {
 
 fn main() {
     LazyLock::force(&SETUP);
+    interleaved(3000);
     divan::main();
+}
+
+/// Times `rounds` pairs of calls (provider, wire-identical rmcp client), alternating which goes
+/// first, and prints each side's median and the median of the per-round ratios.
+fn interleaved(rounds: usize) {
+    let Setup { rt, same_capabilities, registry, .. } = &*SETUP;
+    let provider = || {
+        let started = std::time::Instant::now();
+        rt.block_on(async {
+            let result = registry.invoke(divan::black_box(ToolInvocation::new("slow_echo", arguments())), None).await;
+            assert_eq!(result.content, "hello");
+        });
+        started.elapsed().as_secs_f64()
+    };
+    let baseline = || {
+        let started = std::time::Instant::now();
+        rt.block_on(async {
+            let arguments: Map<String, Value> = arguments().as_object().cloned().unwrap_or_default();
+            let call = CallToolRequestParams::new("slow_echo").with_arguments(arguments);
+            let result = same_capabilities.peer().call_tool(divan::black_box(call)).await.unwrap();
+            assert_eq!(result.content[0].as_text().map(|t| t.text.as_str()), Some("hello"));
+        });
+        started.elapsed().as_secs_f64()
+    };
+    for _ in 0..200 {
+        provider();
+        baseline();
+    }
+    let (mut ours, mut theirs, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..rounds {
+        let (a, b) = if round % 2 == 0 {
+            let a = provider();
+            (a, baseline())
+        } else {
+            let b = baseline();
+            (provider(), b)
+        };
+        ours.push(a);
+        theirs.push(b);
+        ratios.push(a / b);
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    println!(
+        "interleaved, {rounds} rounds: provider {:.1} µs, rmcp (same capabilities) {:.1} µs, median ratio {:.3}x",
+        median(&mut ours) * 1e6,
+        median(&mut theirs) * 1e6,
+        median(&mut ratios)
+    );
 }
 
 fn arguments() -> Value {
