@@ -8,57 +8,19 @@
 
 use divan::{Bencher, black_box};
 use serde_json::Value;
-use toolhook::{
-    BoxFuture, Dialect, ToolAvailabilityContext, ToolError, ToolExecutionContext, ToolExecutionResult, ToolInvocation,
-    ToolParamType, ToolParameterInfo, ToolSpec,
-};
-use toolhook_runtime::{ContextParts, ToolProvider, ToolRegistry};
+use toolhook::Dialect;
+use toolhook_runtime::ToolRegistry;
+
+#[path = "common/many.rs"]
+mod many;
+
+use many::{Many, spec};
 
 fn main() {
     divan::main();
 }
 
 const TOOLS: usize = 1000;
-
-/// A provider serving `TOOLS` tools, context-free.
-struct Many(Vec<ToolSpec>);
-
-fn spec(i: usize) -> ToolSpec {
-    ToolSpec::builder(format!("tool_{i:05}"))
-        .brief_description(format!("Tool number {i}"))
-        .parameters(vec![
-            ToolParameterInfo::new("query", ToolParamType::String).description("What to look for"),
-            ToolParameterInfo::new("limit", ToolParamType::Integer).default(5).required(false),
-        ])
-        .core_tool(true)
-        .build()
-        .expect("a valid spec")
-}
-
-impl ToolProvider for Many {
-    fn provider_name(&self) -> &str {
-        "many"
-    }
-    fn provider_type(&self) -> &str {
-        "bench"
-    }
-    fn listing_depends_on(&self) -> ContextParts {
-        ContextParts::NONE
-    }
-    fn list_tools<'a>(
-        &'a self,
-        _: Option<&'a ToolAvailabilityContext>,
-    ) -> BoxFuture<'a, Result<Vec<ToolSpec>, ToolError>> {
-        Box::pin(std::future::ready(Ok(self.0.clone())))
-    }
-    fn invoke<'a>(
-        &'a self,
-        call: ToolInvocation,
-        _: Option<&'a ToolExecutionContext>,
-    ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
-        Box::pin(std::future::ready(Ok(ToolExecutionResult::success(call.tool_name, "ok"))))
-    }
-}
 
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime")
