@@ -12,35 +12,17 @@
 //! `cargo bench -p toolhook-runtime --bench invoke`
 
 use divan::{Bencher, black_box};
-use toolhook::{ToolExecutionContext, ToolInvocation, tool};
+use toolhook::{ToolExecutionContext, ToolInvocation};
 use toolhook_runtime::{PluginToolProvider, ToolRegistry};
 
 fn main() {
     divan::main();
 }
 
-const ARGS: &str = r#"{"city":"Paris","days":3}"#;
+#[path = "common/weather.rs"]
+mod weather;
 
-fn forecast(city: &str, days: u32) -> String {
-    format!("{city}: sunny for {days} days")
-}
-
-/// Look up the weather forecast of a city.
-#[tool(core_tool = true)]
-async fn weather(
-    /// The city's name.
-    city: String,
-    /// How many days to forecast.
-    days: u32,
-) -> String {
-    forecast(&city, days)
-}
-
-#[derive(serde::Deserialize)]
-struct Args {
-    city: String,
-    days: u32,
-}
+use weather::{ARGS, Args, forecast};
 
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime")

@@ -18,35 +18,17 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::json;
 use std::sync::{Arc, Mutex};
-use toolhook::{ToolInvocation, tool};
+use toolhook::ToolInvocation;
 use toolhook_runtime::{PluginToolProvider, ToolRegistry};
 
 fn main() {
     divan::main();
 }
 
-const ARGS: &str = r#"{"city":"Paris","days":3}"#;
+#[path = "common/weather.rs"]
+mod weather;
 
-fn forecast(city: &str, days: u32) -> String {
-    format!("{city}: sunny for {days} days")
-}
-
-/// Look up the weather forecast of a city.
-#[tool(core_tool = true)]
-async fn weather(
-    /// The city's name.
-    city: String,
-    /// How many days to forecast.
-    days: u32,
-) -> String {
-    forecast(&city, days)
-}
-
-#[derive(serde::Deserialize)]
-struct Args {
-    city: String,
-    days: u32,
-}
+use weather::{ARGS, Args, forecast};
 
 async fn weather_route(Parameters(args): Parameters<Args>) -> String {
     forecast(&args.city, args.days)
