@@ -104,10 +104,14 @@ impl fmt::Debug for PluginContext {
     }
 }
 
+/// An instance's context, with a weak handle on the instance: an entry whose instance is gone
+/// (its host dropped without unloading it) answers nothing and is swept at the next attach.
+type Attached = (std::sync::Weak<dyn Any + Send + Sync>, PluginContext);
+
 /// The contexts of loaded plugin instances, by the instance's address: what the methods
 /// `#[plugin]` generates (`plugin_context()`, `config()`) read.
-fn attached() -> &'static RwLock<HashMap<usize, PluginContext>> {
-    static ATTACHED: std::sync::OnceLock<RwLock<HashMap<usize, PluginContext>>> = std::sync::OnceLock::new();
+fn attached() -> &'static RwLock<HashMap<usize, Attached>> {
+    static ATTACHED: std::sync::OnceLock<RwLock<HashMap<usize, Attached>>> = std::sync::OnceLock::new();
     ATTACHED.get_or_init(Default::default)
 }
 
@@ -118,7 +122,9 @@ fn address(instance: &Arc<dyn Any + Send + Sync>) -> usize {
 /// Gives a plugin instance its context (the host does this before `on_load`).
 #[doc(hidden)]
 pub fn attach_context(instance: &Arc<dyn Any + Send + Sync>, context: PluginContext) {
-    attached().write().unwrap_or_else(|p| p.into_inner()).insert(address(instance), context);
+    let mut attached = attached().write().unwrap_or_else(|p| p.into_inner());
+    attached.retain(|_, (weak, _)| weak.strong_count() > 0);
+    attached.insert(address(instance), (Arc::downgrade(instance), context));
 }
 
 /// Takes a plugin instance's context back (the host does this when it unloads or fails).
@@ -131,7 +137,8 @@ pub fn detach_context(instance: &Arc<dyn Any + Send + Sync>) {
 #[doc(hidden)]
 pub fn context_at<T>(this: &T) -> Option<PluginContext> {
     let address = std::ptr::from_ref(this).cast::<()>() as usize;
-    attached().read().unwrap_or_else(|p| p.into_inner()).get(&address).cloned()
+    let attached = attached().read().unwrap_or_else(|p| p.into_inner());
+    attached.get(&address).filter(|(weak, _)| weak.strong_count() > 0).map(|(_, context)| context.clone())
 }
 
 impl PluginContext {
