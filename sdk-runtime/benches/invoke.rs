@@ -22,11 +22,7 @@ fn main() {
 #[path = "common/weather.rs"]
 mod weather;
 
-use weather::{ARGS, Args, forecast};
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime")
-}
+use weather::{ARGS, runtime};
 
 fn registry() -> ToolRegistry {
     let registry = ToolRegistry::default();
@@ -36,13 +32,7 @@ fn registry() -> ToolRegistry {
 
 #[divan::bench]
 fn hand_written(b: Bencher<'_, '_>) {
-    let rt = runtime();
-    b.bench_local(|| {
-        rt.block_on(async {
-            let args: Args = serde_json::from_str(black_box(ARGS)).expect("valid arguments");
-            serde_json::to_value(forecast(&args.city, args.days)).expect("a value")
-        })
-    });
+    weather::hand_written(b);
 }
 
 #[divan::bench]

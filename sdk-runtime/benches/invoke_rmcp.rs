@@ -28,7 +28,7 @@ fn main() {
 #[path = "common/weather.rs"]
 mod weather;
 
-use weather::{ARGS, Args, forecast};
+use weather::{ARGS, Args, forecast, runtime};
 
 async fn weather_route(Parameters(args): Parameters<Args>) -> String {
     forecast(&args.city, args.days)
@@ -74,10 +74,6 @@ impl ServerHandler for Routed {
     }
 }
 
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime")
-}
-
 fn request() -> CallToolRequestParams {
     let arguments: JsonObject = serde_json::from_str(black_box(ARGS)).expect("an object");
     CallToolRequestParams::new("weather").with_arguments(arguments)
@@ -85,13 +81,7 @@ fn request() -> CallToolRequestParams {
 
 #[divan::bench]
 fn hand_written(b: Bencher<'_, '_>) {
-    let rt = runtime();
-    b.bench_local(|| {
-        rt.block_on(async {
-            let args: Args = serde_json::from_str(black_box(ARGS)).expect("valid arguments");
-            serde_json::to_value(forecast(&args.city, args.days)).expect("a value")
-        })
-    });
+    weather::hand_written(b);
 }
 
 #[divan::bench]

@@ -28,3 +28,20 @@ pub(crate) struct Args {
     pub(crate) city: String,
     pub(crate) days: u32,
 }
+
+/// A current-thread runtime: every figure includes one `block_on` of it.
+pub(crate) fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime")
+}
+
+/// The baseline every invoke bench compares with: the call written by hand, in the same
+/// `block_on` (parse the arguments into a struct, call the fn, turn its output into a value).
+pub(crate) fn hand_written(b: divan::Bencher<'_, '_>) {
+    let rt = runtime();
+    b.bench_local(|| {
+        rt.block_on(async {
+            let args: Args = serde_json::from_str(divan::black_box(ARGS)).expect("valid arguments");
+            serde_json::to_value(forecast(&args.city, args.days)).expect("a value")
+        })
+    });
+}
