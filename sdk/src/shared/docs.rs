@@ -101,11 +101,7 @@ fn split_value_docs(
     let mut own = Vec::new();
     let mut docs = Vec::new();
     for line in text.lines() {
-        let doc = line
-            .strip_prefix("- ")
-            .and_then(|rest| rest.split_once(": "))
-            .filter(|(value, _)| values.iter().any(|v| v.as_str() == Some(*value)));
-        match doc {
+        match crate::shared::schema::value_doc(line, values) {
             Some((value, doc)) => docs.push((value.to_owned(), doc.trim().trim_end_matches('.').to_owned())),
             None => own.push(line),
         }

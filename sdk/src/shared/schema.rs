@@ -59,15 +59,14 @@ pub(crate) fn property_schema(param: &ToolParameterInfo) -> Value {
 pub(crate) fn variant_docs(base: &Map<String, Value>) -> Option<String> {
     let values = base.get("enum")?.as_array()?;
     let description = base.get("description")?.as_str()?;
-    let lines: Vec<&str> = description
-        .lines()
-        .filter(|line| {
-            line.strip_prefix("- ")
-                .and_then(|rest| rest.split_once(": "))
-                .is_some_and(|(value, _)| values.iter().any(|v| v.as_str() == Some(value)))
-        })
-        .collect();
+    let lines: Vec<&str> = description.lines().filter(|line| value_doc(line, values).is_some()).collect();
     (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
+/// A `- value: doc` line of a documented enum's description, as `(value, doc)`, when `value` is
+/// one of the enum's.
+pub(crate) fn value_doc<'a>(line: &'a str, values: &[Value]) -> Option<(&'a str, &'a str)> {
+    line.strip_prefix("- ")?.split_once(": ").filter(|(value, _)| values.iter().any(|v| v.as_str() == Some(*value)))
 }
 
 pub(crate) fn merge_property(
