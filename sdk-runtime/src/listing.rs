@@ -42,11 +42,11 @@ impl Listing {
         Listing { id: next_listing_id(), specs, listed }
     }
 
-    /// The copy of spec `i` a registry lists under `name`.
-    pub(crate) fn listed(&self, i: usize, name: &str, provider: &dyn ToolProvider) -> ToolSpec {
+    /// The copy of spec `i` a registry lists under the spec's own name.
+    pub(crate) fn listed(&self, i: usize, provider: &dyn ToolProvider) -> &ToolSpec {
         let spec = &self.specs[i];
-        let copy = || spec.__listed_copy(name, provider.provider_name(), provider.provider_type());
-        if name == spec.name() { self.listed[i].get_or_init(copy).clone() } else { copy() }
+        self.listed[i]
+            .get_or_init(|| spec.__listed_copy(spec.name(), provider.provider_name(), provider.provider_type()))
     }
 }
 

@@ -7,7 +7,7 @@ use crate::context_parts::ContextView;
 use crate::guard::{self, Guarded};
 use crate::listing::{Found, ListingSettings, ProviderListings};
 use crate::provider::{LinkedRegistry, RegistryLink, ToolProvider};
-use crate::routes::{self, DuplicatePolicy, Route, Routes, Warnings, shown};
+use crate::routes::{self, DuplicatePolicy, RouteRef, Routes, Warnings, shown};
 use crate::strict_arguments::from_strict;
 use serde_json::Value;
 use smallvec::SmallVec;
@@ -415,17 +415,17 @@ impl ToolRegistry {
     /// The tools available in a context, as listed copies (registry names, provider identity,
     /// `metadata.registry_original_name`), in route order.
     pub async fn list_tools(&self, ctx: Option<&ToolAvailabilityContext>) -> Vec<ToolSpec> {
-        self.routes(ctx).await.order.iter().map(|r| r.listed.clone()).collect()
+        self.routes(ctx).await.iter().map(|r| r.listed().clone()).collect()
     }
 
     /// The listed copy of one tool, by registry name.
     pub async fn get_tool_spec(&self, name: &str, ctx: Option<&ToolAvailabilityContext>) -> Option<ToolSpec> {
-        self.routes(ctx).await.get(name).map(|route| route.listed.clone())
+        self.routes(ctx).await.get(name).map(|route| route.listed().clone())
     }
 
     /// Whether a tool is available in a context, by registry name.
     pub async fn has_tool(&self, name: &str, ctx: Option<&ToolAvailabilityContext>) -> bool {
-        self.routes(ctx).await.index.contains_key(name)
+        self.routes(ctx).await.contains(name)
     }
 
     /// The model definitions of every available tool, in the registry's locale: visible and
@@ -454,7 +454,7 @@ impl ToolRegistry {
         locale: Locale,
     ) -> Vec<Value> {
         let routes = self.routes(ctx).await;
-        routes.order.iter().map(|route| self.definition(&route.listed, dialect, locale)).collect()
+        routes.iter().map(|route| self.definition(route.listed(), dialect, locale)).collect()
     }
 
     /// The model definitions of every available tool (as [`get_llm_definitions`](Self::get_llm_definitions)
@@ -502,7 +502,7 @@ impl ToolRegistry {
         let routes = self.routes(ctx).await;
         routes.rendered(dialect, locale, || {
             let definitions: Vec<Value> =
-                routes.order.iter().map(|route| self.definition(&route.listed, dialect, locale)).collect();
+                routes.iter().map(|route| self.definition(route.listed(), dialect, locale)).collect();
             serde_json::to_string(&definitions).unwrap_or_else(|_| "[]".to_owned()).into()
         })
     }
@@ -579,7 +579,7 @@ impl ToolRegistry {
             }
             return (result, None);
         };
-        let found = Some(route.listed.clone());
+        let found = Some(route.listed().clone());
         if let Some(error) = self.check_argument_limits(&call.arguments) {
             let text = failure_text(&requested, &error.into_tool_error(), locale);
             // A value nested too deep for the stack is taken apart without recursion.
@@ -589,14 +589,14 @@ impl ToolRegistry {
             return (ToolExecutionResult::failure(requested, text), found);
         }
         let mut call = call;
-        call.arguments = from_strict(std::mem::take(&mut call.arguments), route.listed.parameters_schema());
+        call.arguments = from_strict(std::mem::take(&mut call.arguments), route.listed().parameters_schema());
         provider_call(route, &mut call, &requested);
         // Providers produce texts in the registry's locale.
         let localized =
             ctx.filter(|c| c.locale != locale).map(|c| Box::new(ToolExecutionContext { locale, ..c.clone() }));
         let ctx = localized.as_deref().or(ctx);
-        let timeout = route.listed.timeout().or(config.default_timeout);
-        let provider = &route.provider;
+        let timeout = route.listed().timeout().or(config.default_timeout);
+        let provider = route.provider();
         let outcome = match guard::create(|| provider.invoke(call, ctx)) {
             Ok(future) => match guard::run(future, timeout, started).await {
                 Guarded::Finished(outcome) => outcome,
@@ -738,23 +738,20 @@ impl ToolRegistry {
                 found[i] = set.entries[i].lookup(view, locale).await;
             }
         }
-        let listings: Box<routes::Contributions> = set
-            .entries
-            .iter()
-            .zip(found)
-            .map(|(entry, found)| (entry.provider.clone(), found.listing().cloned()))
-            .collect();
         let key = RoutesKey {
-            listings: listings.iter().map(|(_, l)| l.as_ref().map_or(0, |l| l.id)).collect::<SmallVec<_>>(),
+            listings: found.iter().map(|found| found.listing().map_or(0, |l| l.id)).collect(),
             facts: AccessFacts::of(view),
         };
         if let Some(routes) = set.routes.get(&key) {
             return routes;
         }
-        let (candidates, denied) = routes::candidates(&listings, &key.facts);
-        let mut routes = routes::assign(self.inner.config.duplicate_policy, &candidates, &self.inner.warnings);
-        // A denied name that another tool took is not denied.
-        routes.denied = denied.into_iter().filter(|(name, _)| routes.get(name).is_none()).collect();
+        let sources: routes::Sources = set
+            .entries
+            .iter()
+            .zip(found)
+            .filter_map(|(entry, found)| Some((entry.provider.clone(), found.listing()?.clone())))
+            .collect();
+        let routes = routes::assign(self.inner.config.duplicate_policy, sources, &key.facts, &self.inner.warnings);
         let routes = Arc::new(routes);
         set.routes.insert(key, routes.clone());
         routes
@@ -769,20 +766,20 @@ impl ProviderSet {
 
 /// The invocation a provider receives: its own name for the tool, and where the tool comes
 /// from when the provider needs to know.
-fn provider_call(route: &Route, call: &mut ToolInvocation, requested: &str) {
-    if route.original_name != requested {
-        call.tool_name = route.original_name.clone();
+fn provider_call(route: RouteRef<'_>, call: &mut ToolInvocation, requested: &str) {
+    if route.original_name() != requested {
+        call.tool_name = route.original_name().to_owned();
     }
     // Which of the provider's tools is meant: MCP calls always name their server (a caller cannot
     // forge it); plugin calls name their plugin when the provider lists the name more than once,
     // or when the caller tried to name one.
-    let pinned_key = match route.provider.provider_type() {
+    let pinned_key = match route.provider().provider_type() {
         "mcp" => Some(("mcp_server_name", "server_name")),
-        "plugin" if route.ambiguous || call.metadata.contains_key("plugin_id") => Some(("plugin_id", "plugin_id")),
+        "plugin" if route.ambiguous() || call.metadata.contains_key("plugin_id") => Some(("plugin_id", "plugin_id")),
         _ => None,
     };
     if let Some((key, from)) = pinned_key {
-        match route.listed.metadata().get(from).filter(|v| v.as_str().is_some_and(|s| !s.is_empty())) {
+        match route.listed().metadata().get(from).filter(|v| v.as_str().is_some_and(|s| !s.is_empty())) {
             Some(value) => {
                 call.metadata.insert(key.to_owned(), value.clone());
             }

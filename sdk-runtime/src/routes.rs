@@ -5,11 +5,13 @@
 use crate::cache::{Bounded, bounded};
 use crate::listing::Listing;
 use crate::provider::ToolProvider;
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use hashbrown::HashTable;
+use rustc_hash::{FxBuildHasher, FxHashMap as HashMap};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::borrow::Cow;
-use std::sync::{Arc, Mutex};
+use std::hash::BuildHasher;
+use std::sync::{Arc, Mutex, OnceLock};
 use toolhook::{Dialect, Locale, ToolSpec};
 
 /// What to do when two providers offer tools with the same name.
@@ -31,10 +33,16 @@ pub(crate) const MAX_NAME_LEN: usize = 64;
 const MAX_ECHO_CHARS: usize = 128;
 
 /// Registry name → provider and listed copy, in order.
-#[derive(Debug)]
+///
+/// Built without copying a spec: a route points into the listing it came from, names are
+/// borrowed from the listed specs (only a renamed tool owns its name), and each listed copy is
+/// made on first use and shared through its listing by every name space built from it.
 pub(crate) struct Routes {
-    pub(crate) order: Vec<Route>,
-    pub(crate) index: HashMap<String, usize>,
+    /// The providers that contributed a listing, in registration order.
+    sources: Vec<(Arc<dyn ToolProvider>, Arc<Listing>)>,
+    order: Vec<Route>,
+    /// Positions in `order`, found by the route's registry name.
+    index: HashTable<u32>,
     /// Tools the caller's access rules hide, and the rule that does (for the host, never the model).
     pub(crate) denied: HashMap<String, &'static str>,
     /// The definitions of these tools as JSON text, per dialect and locale, rendered on first
@@ -45,28 +53,105 @@ pub(crate) struct Routes {
 /// Definitions rendered for one dialect and locale.
 type Rendered = ((Dialect, Locale), Arc<str>);
 
-pub(crate) struct Route {
-    pub(crate) provider: Arc<dyn ToolProvider>,
-    pub(crate) original_name: String,
-    pub(crate) listed: ToolSpec,
+/// One listed tool: which source's spec, under which name.
+struct Route {
+    source: u32,
+    spec: u32,
     /// Whether the provider lists this original name more than once (then the call must say
     /// which one it means).
-    pub(crate) ambiguous: bool,
+    ambiguous: bool,
+    /// The registry name when it is not the tool's own, and the listed copy under it.
+    renamed: Option<Box<(String, OnceLock<ToolSpec>)>>,
 }
 
-impl std::fmt::Debug for Route {
+/// A route with the name space it belongs to.
+#[derive(Clone, Copy)]
+pub(crate) struct RouteRef<'a> {
+    routes: &'a Routes,
+    route: &'a Route,
+}
+
+impl<'a> RouteRef<'a> {
+    fn source(&self) -> &'a (Arc<dyn ToolProvider>, Arc<Listing>) {
+        &self.routes.sources[self.route.source as usize]
+    }
+
+    /// The provider that serves the tool.
+    pub(crate) fn provider(&self) -> &'a Arc<dyn ToolProvider> {
+        &self.source().0
+    }
+
+    /// The spec as its provider listed it.
+    fn spec(&self) -> &'a ToolSpec {
+        &self.source().1.specs[self.route.spec as usize]
+    }
+
+    /// The provider's own name for the tool.
+    pub(crate) fn original_name(&self) -> &'a str {
+        self.spec().name()
+    }
+
+    /// The tool's name in this name space.
+    pub(crate) fn name(&self) -> &'a str {
+        route_name(&self.routes.sources, self.route)
+    }
+
+    /// Whether the provider lists the original name more than once.
+    pub(crate) fn ambiguous(&self) -> bool {
+        self.route.ambiguous
+    }
+
+    /// The copy the registry lists: renamed, with the provider's identity and
+    /// `metadata.registry_original_name`.
+    pub(crate) fn listed(&self) -> &'a ToolSpec {
+        let (provider, listing) = self.source();
+        let index = self.route.spec as usize;
+        match &self.route.renamed {
+            None => listing.listed(index, provider.as_ref()),
+            Some(renamed) => renamed.1.get_or_init(|| {
+                listing.specs[index].__listed_copy(&renamed.0, provider.provider_name(), provider.provider_type())
+            }),
+        }
+    }
+}
+
+/// A route's registry name.
+fn route_name<'a>(sources: &'a Sources, route: &'a Route) -> &'a str {
+    match &route.renamed {
+        Some(renamed) => &renamed.0,
+        None => sources[route.source as usize].1.specs[route.spec as usize].name(),
+    }
+}
+
+impl std::fmt::Debug for Routes {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Route")
-            .field("provider", &self.provider.provider_name())
-            .field("name", &self.listed.name())
-            .field("original_name", &self.original_name)
-            .finish()
+        f.debug_list().entries(self.iter().map(|r| (r.provider().provider_name(), r.name()))).finish()
     }
 }
 
 impl Routes {
-    pub(crate) fn get(&self, name: &str) -> Option<&Route> {
-        self.index.get(name).map(|&i| &self.order[i])
+    fn hash(name: &str) -> u64 {
+        FxBuildHasher.hash_one(name)
+    }
+
+    fn at(&self, position: u32) -> RouteRef<'_> {
+        RouteRef { routes: self, route: &self.order[position as usize] }
+    }
+
+    /// The route of a registry name.
+    pub(crate) fn get(&self, name: &str) -> Option<RouteRef<'_>> {
+        let found = self.index.find(Self::hash(name), |&i| self.at(i).name() == name)?;
+        Some(self.at(*found))
+    }
+
+    /// Whether a registry name is taken.
+    pub(crate) fn contains(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+
+    /// Every route, in order.
+    pub(crate) fn iter(&self) -> impl ExactSizeIterator<Item = RouteRef<'_>> {
+        self.order.iter().map(move |route| RouteRef { routes: self, route })
     }
 
     /// The definitions rendered for a dialect and locale, made by `render` on first request.
@@ -141,87 +226,161 @@ fn hash12(input: &str) -> String {
     Sha256::digest(input.as_bytes()).iter().take(6).map(|b| format!("{b:02x}")).collect()
 }
 
-/// Assigns registry names to every candidate, in order (the candidates are already filtered:
-/// enabled, not hidden, permitted in the context).
-pub(crate) fn assign(policy: DuplicatePolicy, candidates: &[Candidate<'_>], warnings: &Warnings) -> Routes {
-    let reserved: HashSet<&str> = candidates.iter().map(|c| c.spec().name()).collect();
-    let mut per_provider: HashMap<(*const (), &str), usize> =
-        HashMap::with_capacity_and_hasher(candidates.len(), Default::default());
-    for candidate in candidates {
-        let provider = Arc::as_ptr(candidate.provider).cast::<()>();
-        *per_provider.entry((provider, candidate.spec().name())).or_default() += 1;
+/// The providers that contributed a listing, in order.
+pub(crate) type Sources = Vec<(Arc<dyn ToolProvider>, Arc<Listing>)>;
+
+/// How often an original name is listed, and the route that claimed it.
+struct Seen {
+    count: u32,
+    claimed: Option<u32>,
+}
+
+/// Assigns registry names to every spec of `sources` the access rules admit, in order; the
+/// names the rules hide are kept with the rule (unless another tool took the name).
+pub(crate) fn assign(
+    policy: DuplicatePolicy,
+    sources: Sources,
+    facts: &crate::access::AccessFacts,
+    warnings: &Warnings,
+) -> Routes {
+    let total = sources.iter().map(|(_, listing)| listing.specs.len()).sum();
+    let mut candidates: Vec<(u32, u32)> = Vec::with_capacity(total);
+    let mut denied: HashMap<String, &'static str> = HashMap::default();
+    for (source, (_, listing)) in sources.iter().enumerate() {
+        for (index, spec) in listing.specs.iter().enumerate() {
+            match facts.permits(spec) {
+                Ok(()) => candidates.push((source as u32, index as u32)),
+                Err(rule) => {
+                    tracing::debug!(tool = %shown(spec.name()), rule, "tool denied by its access rules");
+                    denied.insert(spec.name().to_owned(), rule);
+                }
+            }
+        }
     }
     let mut order: Vec<Route> = Vec::with_capacity(candidates.len());
-    let mut index: HashMap<String, usize> = HashMap::with_capacity_and_hasher(candidates.len(), Default::default());
-    // Original names already claimed, and by whom: a name made valid is matched against these
-    // too, so `web search` and `web_search` do not both become `web_search`.
-    let mut claimed: HashMap<&str, usize> = HashMap::with_capacity_and_hasher(candidates.len(), Default::default());
-    for candidate in candidates {
-        let (provider, spec) = (candidate.provider, candidate.spec());
-        let original = spec.name();
-        let name = if is_valid_tool_name(original) {
-            Cow::Borrowed(original)
-        } else {
-            match make_valid(provider.as_ref(), original, &index, &reserved) {
-                Some(valid) => {
-                    if warnings.first("name", provider.provider_name(), original) {
-                        tracing::warn!(
-                            provider = provider.provider_name(),
-                            tool = %shown(original),
-                            renamed = %valid,
-                            "tool name is not accepted by every model API; listed under a valid name"
-                        );
-                    }
-                    Cow::Owned(valid)
+    let mut index: HashTable<u32> = HashTable::with_capacity(candidates.len());
+    {
+        let spec_of = |source: u32, spec: u32| &sources[source as usize].1.specs[spec as usize];
+        // Original names, each with how often it is listed and the route that claimed it: a name
+        // made valid or renamed is matched against these too, so `web search` and `web_search`
+        // do not both become `web_search`. Keyed by the same hash as the route index.
+        let mut seen: HashTable<(&str, Seen)> = HashTable::with_capacity(candidates.len());
+        let mut listed_twice = false;
+        for &(source, spec) in &candidates {
+            let name = spec_of(source, spec).name();
+            let hash = Routes::hash(name);
+            match seen.find_mut(hash, |(seen, _)| *seen == name) {
+                Some((_, seen)) => {
+                    seen.count += 1;
+                    listed_twice = true;
                 }
-                None => continue,
+                None => {
+                    seen.insert_unique(hash, (name, Seen { count: 1, claimed: None }), |(name, _)| Routes::hash(name));
+                }
             }
+        }
+        let find_seen = |seen: &HashTable<(&str, Seen)>, name: &str, hash: u64| {
+            seen.find(hash, |(seen, _)| *seen == name).map(|(_, seen)| (seen.count, seen.claimed))
         };
-        let registry_name = match claimed.get(original).or_else(|| index.get(name.as_ref())) {
-            None => name.into_owned(),
-            Some(&winner) => match policy {
-                DuplicatePolicy::Skip => {
-                    let winner = order[winner].provider.provider_name();
-                    if warnings.first("skip", provider.provider_name(), original) {
-                        tracing::warn!(
-                            tool = %shown(original),
-                            skipped_provider = provider.provider_name(),
-                            winning_provider = winner,
-                            "duplicate tool name: provider {}'s {} is skipped, {winner}'s keeps the name",
-                            provider.provider_name(),
-                            shown(original),
-                        );
-                    }
-                    continue;
+        // Names one provider lists more than once; counted only when some name is listed twice.
+        let mut per_provider: HashMap<(u32, &str), u32> = HashMap::default();
+        if listed_twice {
+            for &(source, spec) in &candidates {
+                let name = spec_of(source, spec).name();
+                if find_seen(&seen, name, Routes::hash(name)).is_some_and(|(count, _)| count > 1) {
+                    *per_provider.entry((source, name)).or_default() += 1;
                 }
-                DuplicatePolicy::Rename => match rename(provider.as_ref(), spec, &index, &reserved) {
-                    Some(name) => name,
+            }
+        }
+        for &(source, spec_index) in &candidates {
+            let provider = &sources[source as usize].0;
+            let spec = spec_of(source, spec_index);
+            let original = spec.name();
+            let original_hash = Routes::hash(original);
+            let routed = |name: &str, hash: u64| {
+                index.find(hash, |&i| route_name(&sources, &order[i as usize]) == name).copied()
+            };
+            let taken = |name: &str| {
+                let hash = Routes::hash(name);
+                find_seen(&seen, name, hash).is_some() || routed(name, hash).is_some()
+            };
+            let name = if is_valid_tool_name(original) {
+                Cow::Borrowed(original)
+            } else {
+                match make_valid(provider.as_ref(), original, &taken) {
+                    Some(valid) => {
+                        if warnings.first("name", provider.provider_name(), original) {
+                            tracing::warn!(
+                                provider = provider.provider_name(),
+                                tool = %shown(original),
+                                renamed = %valid,
+                                "tool name is not accepted by every model API; listed under a valid name"
+                            );
+                        }
+                        Cow::Owned(valid)
+                    }
                     None => continue,
+                }
+            };
+            let (count, claimed) = find_seen(&seen, original, original_hash).unwrap_or((1, None));
+            let hash = if name == original { original_hash } else { Routes::hash(&name) };
+            let winner = claimed.or_else(|| routed(&name, hash));
+            let (registry_name, hash) = match winner {
+                None => (name, hash),
+                Some(winner) => match policy {
+                    DuplicatePolicy::Skip => {
+                        let winner = sources[order[winner as usize].source as usize].0.provider_name();
+                        if warnings.first("skip", provider.provider_name(), original) {
+                            tracing::warn!(
+                                tool = %shown(original),
+                                skipped_provider = provider.provider_name(),
+                                winning_provider = winner,
+                                "duplicate tool name: provider {}'s {} is skipped, {winner}'s keeps the name",
+                                provider.provider_name(),
+                                shown(original),
+                            );
+                        }
+                        continue;
+                    }
+                    DuplicatePolicy::Rename => match rename(provider.as_ref(), spec, &taken) {
+                        Some(name) => {
+                            let hash = Routes::hash(&name);
+                            (Cow::Owned(name), hash)
+                        }
+                        None => continue,
+                    },
                 },
-            },
-        };
-        let listed = candidate.listing.listed(candidate.index, &registry_name, provider.as_ref());
-        claimed.entry(original).or_insert(order.len());
-        index.insert(registry_name, order.len());
-        let ambiguous = per_provider.get(&(Arc::as_ptr(provider).cast::<()>(), original)).is_some_and(|n| *n > 1);
-        order.push(Route { provider: provider.clone(), original_name: original.to_owned(), listed, ambiguous });
+            };
+            let position = u32::try_from(order.len()).expect("fewer than 2^32 routes");
+            // Only a name listed more than once can be claimed again.
+            if count > 1
+                && let Some((_, seen)) = seen.find_mut(original_hash, |(seen, _)| *seen == original)
+            {
+                seen.claimed.get_or_insert(position);
+            }
+            let ambiguous = count > 1 && per_provider.get(&(source, original)).is_some_and(|n| *n > 1);
+            let renamed = match registry_name {
+                Cow::Borrowed(_) => None,
+                Cow::Owned(name) => Some(Box::new((name, OnceLock::new()))),
+            };
+            order.push(Route { source, spec: spec_index, ambiguous, renamed });
+            index.insert_unique(hash, position, |&i| Routes::hash(route_name(&sources, &order[i as usize])));
+        }
     }
-    Routes { order, index, denied: HashMap::default(), rendered: Mutex::default() }
+    let mut routes = Routes { sources, order, index, denied: HashMap::default(), rendered: Mutex::default() };
+    // A denied name that another tool took is not denied.
+    denied.retain(|name, _| !routes.contains(name));
+    routes.denied = denied;
+    routes
 }
 
 /// A valid name for a tool whose own is not: sanitised, `_` in front of a leading digit or
 /// `-`, and hashed when too long or taken. `None` (logged) when even that is taken.
-fn make_valid(
-    provider: &dyn ToolProvider,
-    name: &str,
-    index: &HashMap<String, usize>,
-    reserved: &HashSet<&str>,
-) -> Option<String> {
+fn make_valid(provider: &dyn ToolProvider, name: &str, taken: &dyn Fn(&str) -> bool) -> Option<String> {
     let mut candidate = sanitise(name);
     if !candidate.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
         candidate.insert(0, '_');
     }
-    let taken = |candidate: &str| index.contains_key(candidate) || reserved.contains(candidate);
     if candidate.len() > MAX_NAME_LEN || taken(&candidate) {
         let hash = hash12(&format!("{}::{name}", provider.provider_name()));
         candidate = format!("{}_{hash}", &candidate[..candidate.len().min(51)]);
@@ -238,18 +397,12 @@ fn make_valid(
 }
 
 /// The renaming rule of [`DuplicatePolicy::Rename`].
-fn rename(
-    provider: &dyn ToolProvider,
-    spec: &ToolSpec,
-    index: &HashMap<String, usize>,
-    reserved: &HashSet<&str>,
-) -> Option<String> {
+fn rename(provider: &dyn ToolProvider, spec: &ToolSpec, taken: &dyn Fn(&str) -> bool) -> Option<String> {
     let name = spec.name();
     let meta = |key: &str| spec.metadata().get(key).and_then(Value::as_str).filter(|s| !s.is_empty());
     let source = meta("server_name").or_else(|| meta("plugin_id")).unwrap_or(provider.provider_name());
     let provider_type = provider.provider_type();
     let prefix = if source == provider_type { source.to_owned() } else { format!("{provider_type}_{source}") };
-    let taken = |candidate: &str| index.contains_key(candidate) || reserved.contains(candidate);
     let mut candidate = sanitise(&format!("{prefix}_{name}"));
     if candidate.len() > MAX_NAME_LEN || taken(&candidate) {
         let hash = hash12(&format!("{}:{source}:{name}", provider.provider_name()));
@@ -265,45 +418,6 @@ fn rename(
         return None;
     }
     Some(candidate)
-}
-
-/// Each provider in order, with the listing it contributes (none when it is unavailable).
-pub(crate) type Contributions = [(Arc<dyn ToolProvider>, Option<Arc<Listing>>)];
-
-/// One spec of one provider's listing that may get a name.
-pub(crate) struct Candidate<'a> {
-    provider: &'a Arc<dyn ToolProvider>,
-    listing: &'a Listing,
-    index: usize,
-}
-
-impl Candidate<'_> {
-    fn spec(&self) -> &ToolSpec {
-        &self.listing.specs[self.index]
-    }
-}
-
-/// The candidates of a set of listings, in order: each listed spec with its provider, when the
-/// access rules admit it; and the names the rules hide, with the rule.
-pub(crate) fn candidates<'a>(
-    listings: &'a Contributions,
-    facts: &crate::access::AccessFacts,
-) -> (Vec<Candidate<'a>>, HashMap<String, &'static str>) {
-    let mut out = Vec::new();
-    let mut denied = HashMap::default();
-    for (provider, listing) in listings {
-        let Some(listing) = listing else { continue };
-        for (index, spec) in listing.specs.iter().enumerate() {
-            match facts.permits(spec) {
-                Ok(()) => out.push(Candidate { provider, listing, index }),
-                Err(rule) => {
-                    tracing::debug!(tool = %shown(spec.name()), rule, "tool denied by its access rules");
-                    denied.insert(spec.name().to_owned(), rule);
-                }
-            }
-        }
-    }
-    (out, denied)
 }
 
 #[cfg(test)]
