@@ -18,7 +18,8 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 use toolhook::Locale;
 use toolhook::hooks::{
-    ErrorPolicy, HandlerOutcome, HookAction, HookArgs, HookContext, HookHandlerError, HookMode, HookOrder, PayloadError,
+    ErrorPolicy, HandlerOutcome, HookAction, HookArgs, HookContext, HookHandlerError, HookMode, HookNames, HookOrder,
+    PayloadError,
 };
 
 /// What firing a hook came to.
@@ -92,6 +93,8 @@ struct Handler {
     loaded: Arc<AtomicBool>,
     missing_instance: bool,
     call: HandlerCall,
+    /// What each call's [`HookContext`] reports.
+    names: Arc<HookNames>,
 }
 
 impl Handler {
@@ -391,11 +394,13 @@ impl HookDispatcher {
             .into_iter()
             .map(|entry| {
                 let name: Arc<str> = entry.name.as_str().into();
+                let hook = entry.hook.trim();
                 Arc::new(Handler {
+                    names: Arc::new(HookNames::new(hook, plugin_id, &name)),
                     plugin_id: Arc::clone(&plugin),
                     full_name: format!("{plugin_id}.{name}").into(),
                     name,
-                    hook: entry.hook.trim().into(),
+                    hook: hook.into(),
                     source,
                     mode: entry.mode.unwrap_or_default(),
                     order: entry.order.unwrap_or_default(),
@@ -640,21 +645,15 @@ impl Inner {
             }
         };
         let ticket = Ticket::new(&self.breaker, &handler.plugin_id, probe);
-        let ctx = HookContext::from_parts(
-            Arc::clone(&handler.hook),
-            Arc::clone(&handler.plugin_id),
-            Arc::clone(&handler.name),
-            Arc::clone(&handler.full_name),
-            handler.mode,
-            timeout,
-        );
-        let call = Arc::clone(&handler.call);
-        // Created inside the guarded future, so a panic before the handler's first await is
-        // caught too; on timeout the future is dropped (a panic in its drop is contained),
-        // cancelling the handler. The timeout counts from here: a handler that blocks its thread
-        // is timed out when it returns, and counts against its plugin.
-        let future: toolhook::BoxFuture<'_, _> = Box::pin(async move { call(kwargs, ctx).await });
-        let outcome = guard::run(future, Some(timeout), tokio::time::Instant::now()).await;
+        let ctx = HookContext::from_parts(Arc::clone(&handler.names), handler.mode, timeout);
+        // The timeout counts from here: a handler that blocks its thread (even while its future
+        // is created) is timed out when it returns, and counts against its plugin. On timeout the
+        // future is dropped (a panic in its drop is contained), cancelling the handler.
+        let started = tokio::time::Instant::now();
+        let outcome = match guard::create(|| (handler.call)(kwargs, ctx)) {
+            Ok(future) => guard::run(future, Some(timeout), started).await,
+            Err(payload) => Guarded::Panicked(guard::panic_message(&*payload)),
+        };
         match outcome {
             Guarded::TimedOut(timed_out) => {
                 ticket.report(Verdict::Failure);

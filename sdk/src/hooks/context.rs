@@ -23,40 +23,51 @@ use std::time::Duration;
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HookContext {
-    hook_name: Arc<str>,
-    plugin_id: Arc<str>,
-    handler_name: Arc<str>,
-    full_name: Arc<str>,
+    names: Arc<HookNames>,
     mode: HookMode,
     timeout: Duration,
+}
+
+/// The names a [`HookContext`] reports, shared by every call of one handler (one reference
+/// count per call instead of four).
+#[doc(hidden)]
+#[derive(Debug, PartialEq, Eq)]
+pub struct HookNames {
+    hook_name: Box<str>,
+    plugin_id: Box<str>,
+    handler_name: Box<str>,
+    full_name: Box<str>,
+}
+
+impl HookNames {
+    /// The names of handler `handler_name` of plugin `plugin_id` on `hook_name`.
+    pub fn new(hook_name: &str, plugin_id: &str, handler_name: &str) -> Self {
+        HookNames {
+            hook_name: hook_name.into(),
+            plugin_id: plugin_id.into(),
+            handler_name: handler_name.into(),
+            full_name: format!("{plugin_id}.{handler_name}").into(),
+        }
+    }
 }
 
 impl HookContext {
     /// A context for handler `handler_name` of plugin `plugin_id` on `hook_name`; full name
     /// `{plugin_id}.{handler_name}`, no timeout budget set ([`Duration::ZERO`]).
     pub fn new(
-        hook_name: impl Into<Arc<str>>,
-        plugin_id: impl Into<Arc<str>>,
-        handler_name: impl Into<Arc<str>>,
+        hook_name: impl AsRef<str>,
+        plugin_id: impl AsRef<str>,
+        handler_name: impl AsRef<str>,
         mode: HookMode,
     ) -> Self {
-        let plugin_id = plugin_id.into();
-        let handler_name = handler_name.into();
-        let full_name: Arc<str> = format!("{plugin_id}.{handler_name}").into();
-        HookContext { hook_name: hook_name.into(), plugin_id, handler_name, full_name, mode, timeout: Duration::ZERO }
+        let names = HookNames::new(hook_name.as_ref(), plugin_id.as_ref(), handler_name.as_ref());
+        HookContext { names: Arc::new(names), mode, timeout: Duration::ZERO }
     }
 
-    /// Like [`new`](Self::new), with the full name already built (the dispatcher keeps it).
+    /// Like [`new`](Self::new), with names the dispatcher keeps per handler.
     #[doc(hidden)]
-    pub fn from_parts(
-        hook_name: Arc<str>,
-        plugin_id: Arc<str>,
-        handler_name: Arc<str>,
-        full_name: Arc<str>,
-        mode: HookMode,
-        timeout: Duration,
-    ) -> Self {
-        HookContext { hook_name, plugin_id, handler_name, full_name, mode, timeout }
+    pub fn from_parts(names: Arc<HookNames>, mode: HookMode, timeout: Duration) -> Self {
+        HookContext { names, mode, timeout }
     }
 
     /// Sets the time budget of the call.
@@ -67,22 +78,22 @@ impl HookContext {
 
     /// The hook that fired (trimmed).
     pub fn hook_name(&self) -> &str {
-        &self.hook_name
+        &self.names.hook_name
     }
 
     /// The plugin the handler belongs to (the package name for free fns).
     pub fn plugin_id(&self) -> &str {
-        &self.plugin_id
+        &self.names.plugin_id
     }
 
     /// The handler's own name.
     pub fn handler_name(&self) -> &str {
-        &self.handler_name
+        &self.names.handler_name
     }
 
     /// `{plugin_id}.{handler_name}`: how errors and results name the handler.
     pub fn full_name(&self) -> &str {
-        &self.full_name
+        &self.names.full_name
     }
 
     /// Blocking or observe.
