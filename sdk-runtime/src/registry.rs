@@ -15,7 +15,7 @@ use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 use tokio::time::Instant;
-use toolhook::args::{ArgsError, ArgsErrorKind, json_depth_exceeds, value_depth_exceeds};
+use toolhook::args::{ArgsError, ArgsErrorKind, json_depth_exceeds};
 use toolhook::{
     Dialect, Locale, ToolArguments, ToolAvailabilityContext, ToolError, ToolExecutionContext, ToolExecutionResult,
     ToolInvocation, ToolSpec,
@@ -671,14 +671,14 @@ impl ToolRegistry {
                 }
             }
             // Depth first, without recursion: measuring the size of a deep value would recurse.
-            ToolArguments::Value(value) => {
-                if value_depth_exceeds(value, config.max_argument_depth) {
-                    return too_deep(config.max_argument_depth);
-                }
-                if compact_len(value) > config.max_argument_bytes {
+            ToolArguments::Value(value) => match measure(value, config.max_argument_depth) {
+                None => return too_deep(config.max_argument_depth),
+                // The exact size is counted only when the bound says it may be too large.
+                Some(bound) if bound > config.max_argument_bytes && compact_len(value) > config.max_argument_bytes => {
                     return too_large(config.max_argument_bytes);
                 }
-            }
+                Some(_) => {}
+            },
         }
         None
     }
@@ -827,6 +827,51 @@ pub(crate) fn failure_text(name: &str, error: &ToolError, locale: Locale) -> Str
 }
 
 /// The length of a value as compact JSON (the value's depth is already checked).
+/// `None` when `value` nests containers deeper than `limit`, else an upper bound of its compact
+/// JSON length; one walk without recursion, on the stack for small values.
+fn measure(value: &Value, limit: usize) -> Option<usize> {
+    // An integer is at most 20 characters; a string's byte may take 6 (`\u001f`).
+    let text = |s: &str| 2 + 6 * s.len();
+    let mut bound = 0usize;
+    let mut stack: SmallVec<[(&Value, usize); 16]> = SmallVec::new();
+    stack.push((value, 1));
+    while let Some((value, depth)) = stack.pop() {
+        bound = bound.saturating_add(match value {
+            Value::Null | Value::Bool(_) => 5,
+            Value::Number(n) if n.is_i64() || n.is_u64() => 20,
+            // serde_json may write a float as `1e300` or `15.0` where `Display` writes it out in
+            // full or as `15`: the longer of the two, plus the `.0`, bounds it.
+            Value::Number(n) => display_len(n).max(24) + 2,
+            Value::String(s) => text(s),
+            Value::Array(_) | Value::Object(_) if depth > limit => return None,
+            Value::Array(items) => {
+                stack.extend(items.iter().map(|child| (child, depth + 1)));
+                2 + items.len()
+            }
+            Value::Object(map) => {
+                stack.extend(map.values().map(|child| (child, depth + 1)));
+                map.keys().fold(2, |n, key| n.saturating_add(text(key) + 2))
+            }
+        });
+    }
+    Some(bound)
+}
+
+/// The length of a number's text (exact with any of serde_json's number features).
+fn display_len(n: &serde_json::Number) -> usize {
+    struct Counter(usize);
+    impl std::fmt::Write for Counter {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            self.0 += s.len();
+            Ok(())
+        }
+    }
+    let mut counter = Counter(0);
+    let _ = std::fmt::Write::write_fmt(&mut counter, format_args!("{n}"));
+    counter.0
+}
+
+/// The length of `value`'s compact JSON text.
 fn compact_len(value: &Value) -> usize {
     struct Counter(usize);
     impl std::io::Write for Counter {
@@ -849,4 +894,44 @@ fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
 
 fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
     lock.write().unwrap_or_else(|p| p.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn json() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            any::<u64>().prop_map(Value::from),
+            any::<f64>().prop_map(Value::from),
+            (-1e17f64..1e17).prop_map(|f| Value::from(f.trunc())),
+            any::<String>().prop_map(Value::from),
+        ];
+        leaf.prop_recursive(8, 64, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::from),
+                prop::collection::vec((any::<String>(), inner), 0..6)
+                    .prop_map(|entries| Value::Object(entries.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        /// The size check's bound is never below the real size, and its depth check agrees with
+        /// the plain one.
+        #[test]
+        fn measure_bounds_the_compact_length(value in json(), limit in 1usize..10) {
+            match measure(&value, limit) {
+                None => prop_assert!(toolhook::args::value_depth_exceeds(&value, limit)),
+                Some(bound) => {
+                    prop_assert!(!toolhook::args::value_depth_exceeds(&value, limit));
+                    prop_assert!(bound >= compact_len(&value), "{bound} < {}", compact_len(&value));
+                }
+            }
+        }
+    }
 }

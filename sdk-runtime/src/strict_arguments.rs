@@ -29,9 +29,25 @@ pub(crate) fn from_strict(arguments: ToolArguments, schema: &Value) -> ToolArgum
             }
         }
         ToolArguments::Value(mut value) => {
-            strip(&mut value, schema, root_defs(schema));
+            if has_strict_forms(&value) {
+                strip(&mut value, schema, root_defs(schema));
+            }
             ToolArguments::Value(value)
         }
+    }
+}
+
+/// Whether a value holds a `null` or a list of objects with a `"key"`: without either there is
+/// nothing to undo, and the schema need not be walked. (Its depth is already bounded by the
+/// registry's argument limits.)
+fn has_strict_forms(value: &Value) -> bool {
+    match value {
+        Value::Null => true,
+        Value::Object(map) => map.values().any(has_strict_forms),
+        Value::Array(items) => {
+            items.iter().any(|item| item.as_object().is_some_and(|o| o.contains_key("key")) || has_strict_forms(item))
+        }
+        _ => false,
     }
 }
 
@@ -252,6 +268,21 @@ mod tests {
             json!({"scores": {"ann": {"n": 3}}, "tags": [{"key": "k", "value": "v"}]}),
             "a real list of key/value objects stays a list"
         );
+    }
+
+    #[test]
+    fn values_are_stripped_like_texts() {
+        let schema = json!({"type": "object", "properties": {
+            "a": {"type": "string"},
+            "m": {"type": "object", "properties": {}, "additionalProperties": {"type": "integer"}},
+        }});
+        let strict = |value: Value| match from_strict(ToolArguments::Value(value), &schema) {
+            ToolArguments::Value(value) => value,
+            ToolArguments::Text(_) => unreachable!("a value stays a value"),
+        };
+        assert_eq!(strict(json!({"a": null})), json!({}));
+        assert_eq!(strict(json!({"m": [{"key": "x", "value": 1}]})), json!({"m": {"x": 1}}));
+        assert_eq!(strict(json!({"a": "b", "m": {"x": 1}})), json!({"a": "b", "m": {"x": 1}}));
     }
 
     #[test]

@@ -62,7 +62,11 @@ static SETUP: LazyLock<Setup> = LazyLock::new(|| {
 
 fn main() {
     LazyLock::force(&SETUP);
-    interleaved(3000);
+    // `TOOLHOOK_INTERLEAVED_ROUNDS=0` skips the interleaved run (to profile divan's benches alone).
+    let rounds = std::env::var("TOOLHOOK_INTERLEAVED_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(3000);
+    if rounds > 0 {
+        interleaved(rounds);
+    }
     divan::main();
 }
 

@@ -559,7 +559,10 @@ impl Connection {
             };
             let mut pending = Pending { connection: self, peer: &peer, id: Some(handle.id.clone()) };
             self.calls().insert(handle.id.clone(), entry);
-            let answer = handle.await_response().await;
+            // The response channel itself: the request has no timeout of rmcp's (the registry
+            // times the call) and no subscription, which is all `await_response` adds, and its
+            // future is kilobytes that every call's boxed future would carry.
+            let answer = handle.rx.await.unwrap_or(Err(rmcp::ServiceError::TransportClosed));
             pending.finish();
             match answer.map_err(lost)? {
                 ServerResult::CallToolResult(result) => {
