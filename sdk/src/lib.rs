@@ -82,6 +82,39 @@
 //!     field: String,
 //! }
 //! ```
+//!
+//! # Key order, and why `serde_json`'s `preserve_order` is on
+//!
+//! `toolhook` turns on `serde_json`'s `preserve_order` feature (and schemars'), and Cargo's
+//! feature unification turns it on for every crate of the build: their `serde_json::Map`s keep
+//! insertion order (an `IndexMap`) instead of sorting their keys (a `BTreeMap`). It stays on
+//! because order is part of what toolhook promises:
+//!
+//! - A schema lists parameters in the order the author wrote them, and models fill arguments in
+//!   schema order: a `reasoning` parameter written before `answer` is produced before it.
+//!   Sorted, every tool's parameters would be alphabetical.
+//! - Definitions, parameter docs and results are byte-stable texts, which hosts cache, diff and
+//!   send to model APIs whose prompt caches key on exact bytes; hook arguments and metadata come
+//!   back in the order the host sent them.
+//!
+//! Keeping the order without the feature would mean toolhook's own map and value types in every
+//! public signature (schemas, hook arguments, metadata, results) instead of `serde_json`'s, which
+//! every host and plugin already uses. A host whose own code needs sorted keys can sort them
+//! (`map.sort_keys()`), or collect into a `BTreeMap`.
+//!
+//! ```
+//! use toolhook::{ToolParamType, ToolParameterInfo, ToolSpec};
+//!
+//! let spec = ToolSpec::builder("answer")
+//!     .parameters(vec![
+//!         ToolParameterInfo::new("reasoning", ToolParamType::String),
+//!         ToolParameterInfo::new("answer", ToolParamType::String),
+//!     ])
+//!     .build()?;
+//! let properties = spec.parameters_schema()["properties"].as_object().unwrap();
+//! assert_eq!(properties.keys().collect::<Vec<_>>(), ["reasoning", "answer"]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
