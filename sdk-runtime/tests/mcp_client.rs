@@ -321,6 +321,27 @@ async fn progress_logs_and_questions_reach_the_caller_else_the_host_on(protocol:
     server.shutdown().await;
 }
 
+/// More calls at once than a connection keeps call boxes for, twice over: each gets its own
+/// answer, on both protocol eras.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_calls_at_once_each_get_their_own_answer() {
+    for protocol in ERAS {
+        let remote = served();
+        let server = serve(&remote, "127.0.0.1:0").await;
+        let (registry, _provider) =
+            using(McpServerEntry::http(url(&server)).protocol(protocol), McpToolProvider::new).await;
+        for _ in 0..2 {
+            let calls = (0..40u8).map(|days| {
+                let registry = &registry;
+                async move { (days, call(registry, "remote_weather", json!({"city": "Oslo", "days": days})).await) }
+            });
+            for (days, result) in futures_util::future::join_all(calls).await {
+                assert_eq!(result.content, format!("Oslo: sunny for {days} day(s)"), "{protocol:?}: {result:?}");
+            }
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_call_that_times_out_is_cancelled_at_the_server() {
     for protocol in ERAS {

@@ -361,8 +361,9 @@ impl ToolProvider for McpToolProvider {
                 }
             };
             let caller = ctx.and_then(|c| c.interaction.shared());
-            let server = connection.name.clone();
-            match connection.call(&tool, arguments, caller).await {
+            let (tool, outcome) = connection.call(tool, arguments, caller).await;
+            let server = &connection.name;
+            match outcome {
                 Ok(result) => Ok(result),
                 Err(CallError::NotConnected) => Ok(ToolExecutionResult::failure(
                     tool,

@@ -131,6 +131,8 @@ pub(crate) struct Connection {
     calls: Mutex<FxHashMap<RequestId, InFlight>>,
     /// The last finished calls, oldest first (at most [`RECENT_CALLS`]).
     recent: Mutex<std::collections::VecDeque<Finished>>,
+    /// Boxes of finished calls, each reused by the next call (at most [`SPARE_CALL_BOXES`]).
+    spare: Mutex<Vec<CallBox>>,
     host: Option<Arc<dyn Interaction>>,
     make_spec: Arc<SpecMaker>,
     /// Tells the provider (and through it the registry) that the tools changed.
@@ -170,6 +172,7 @@ impl Connection {
             stopping: CancellationToken::new(),
             calls: Mutex::new(FxHashMap::default()),
             recent: Mutex::new(std::collections::VecDeque::with_capacity(RECENT_CALLS)),
+            spare: Mutex::new(Vec::new()),
             host,
             make_spec,
             changed,
@@ -526,8 +529,46 @@ impl Connection {
 
     // ---- calls ---------------------------------------------------------------------------------
 
-    /// Calls a tool of this server; `Err` is a transport failure (the caller words it).
+    /// Calls a tool of this server; `Err` is a transport failure (the caller words it). The tool
+    /// name comes back with the outcome.
+    ///
+    /// A call's future holds rmcp's request futures, kilobytes in all: it runs in a box kept for
+    /// the next call, because a fresh allocation of that size costs the system allocator more
+    /// than everything else the call does on this side of the wire.
     pub(crate) async fn call(
+        self: &Arc<Self>,
+        tool: String,
+        arguments: Map<String, Value>,
+        caller: Option<Arc<dyn Interaction>>,
+    ) -> (String, Result<ToolExecutionResult, CallError>) {
+        let call = Arc::clone(self).call_boxed(tool, arguments, caller);
+        let spare = self.spare.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        let mut boxed = match spare {
+            Some(mut boxed) => {
+                boxed.set(call);
+                boxed
+            }
+            None => CallBox::new(call),
+        };
+        let outcome = (&mut boxed).await;
+        let mut spare = self.spare.lock().unwrap_or_else(|p| p.into_inner());
+        if spare.len() < SPARE_CALL_BOXES {
+            spare.push(boxed);
+        }
+        outcome
+    }
+
+    async fn call_boxed(
+        self: Arc<Self>,
+        tool: String,
+        arguments: Map<String, Value>,
+        caller: Option<Arc<dyn Interaction>>,
+    ) -> (String, Result<ToolExecutionResult, CallError>) {
+        let outcome = self.call_in_box(&tool, arguments, caller).await;
+        (tool, outcome)
+    }
+
+    async fn call_in_box(
         &self,
         tool: &str,
         arguments: Map<String, Value>,
@@ -754,6 +795,12 @@ impl CallError {
 
 /// A request on its way: its entry in the calls in flight, and a `notifications/cancelled` for
 /// the server if the caller stops waiting (a timeout, or the caller went away).
+/// A call's future in a reusable box.
+type CallBox = tokio_util::sync::ReusableBoxFuture<'static, (String, Result<ToolExecutionResult, CallError>)>;
+
+/// Call boxes a connection keeps for reuse: as many as calls usually run at once on one server.
+const SPARE_CALL_BOXES: usize = 16;
+
 struct Pending<'a> {
     connection: &'a Connection,
     peer: &'a Peer<RoleClient>,
