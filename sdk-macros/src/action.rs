@@ -173,8 +173,8 @@ fn expand_item(
     let compose = quote! {
         ::toolhook::ToolSpec::builder(#name)
             .__prerendered(
-                ::toolhook::__private::static_schema(#schema_en),
-                ::core::option::Option::Some(::toolhook::__private::static_schema(#schema_zh)),
+                #schema_en,
+                ::core::option::Option::Some(#schema_zh),
                 [#brief_en, #brief_zh],
                 [#detailed_en, #detailed_zh],
             )

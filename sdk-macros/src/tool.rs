@@ -731,6 +731,7 @@ pub(crate) fn generate(
     let output_fn = analysis.output.as_ref().and_then(signature::json_output).map(|ty| {
         quote!(::core::option::Option::Some(|__cx: &mut ::toolhook::__private::SchemaCx| ::toolhook::__private::output_schema::<#ty>(__cx)))
     });
+    let has_output_schema = output_fn.is_some();
     let output_fn = output_fn.unwrap_or_else(|| quote!(::core::option::Option::None));
     let compose_body = if let Some(body) = compose_override {
         body
@@ -745,14 +746,20 @@ pub(crate) fn generate(
         let Rendered { schema, schema_zh, brief: [brief_en, brief_zh], detailed: [detailed_en, detailed_zh] } =
             rendered;
         let schema_zh = match schema_zh {
-            Some(zh) => quote!(::core::option::Option::Some(::toolhook::__private::static_schema(#zh))),
+            Some(zh) => quote!(::core::option::Option::Some(#zh)),
             None => quote!(::core::option::Option::None),
+        };
+        // Without an output schema to compose, the prerendered builder is all there is.
+        let finish = if has_output_schema {
+            quote!(::toolhook::__private::compose(#name, __builder, &[], #output_fn))
+        } else {
+            quote!(__builder.build())
         };
         quote! {
             let __builder = ::toolhook::ToolSpec::builder(#name)
-                .__prerendered(::toolhook::__private::static_schema(#schema), #schema_zh, [#brief_en, #brief_zh], [#detailed_en, #detailed_zh])
+                .__prerendered(#schema, #schema_zh, [#brief_en, #brief_zh], [#detailed_en, #detailed_zh])
                 #settings;
-            ::toolhook::__private::compose(#name, __builder, &[], #output_fn)
+            #finish
         }
     } else {
         let [brief, legacy] = brief_candidates(attrs, &docs);

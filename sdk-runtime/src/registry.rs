@@ -454,7 +454,7 @@ impl ToolRegistry {
         locale: Locale,
     ) -> Vec<Value> {
         let routes = self.routes(ctx).await;
-        routes.iter().map(|route| self.definition(route.listed(), dialect, locale)).collect()
+        routes.iter().map(|route| self.definition_named(route.spec(), route.name(), dialect, locale)).collect()
     }
 
     /// The model definitions of every available tool (as [`get_llm_definitions`](Self::get_llm_definitions)
@@ -502,7 +502,7 @@ impl ToolRegistry {
         let routes = self.routes(ctx).await;
         routes.rendered(dialect, locale, || {
             let definitions: Vec<Value> =
-                routes.iter().map(|route| self.definition(route.listed(), dialect, locale)).collect();
+                routes.iter().map(|route| self.definition_named(route.spec(), route.name(), dialect, locale)).collect();
             serde_json::to_string(&definitions).unwrap_or_else(|_| "[]".to_owned()).into()
         })
     }
@@ -512,6 +512,11 @@ impl ToolRegistry {
     /// [`RegistryConfig::include_detailed_description`](field@RegistryConfig::include_detailed_description)
     /// is set.
     pub fn definition(&self, spec: &ToolSpec, dialect: Dialect, locale: Locale) -> Value {
+        self.definition_named(spec, spec.name(), dialect, locale)
+    }
+
+    /// [`definition`](Self::definition) of a spec listed under `name`.
+    fn definition_named(&self, spec: &ToolSpec, name: &str, dialect: Dialect, locale: Locale) -> Value {
         let brief = spec.description(locale);
         let detailed = spec.detailed_description(locale);
         let description = if self.inner.config.include_detailed_description && !detailed.is_empty() {
@@ -519,11 +524,11 @@ impl ToolRegistry {
         } else {
             brief.to_owned()
         };
-        match spec.__llm_definition_described(dialect, locale, &description) {
+        match spec.__llm_definition_described(name, dialect, locale, &description) {
             Ok(def) => def,
             Err(error) => {
-                tracing::warn!(tool = spec.name(), %dialect, %error, "sending the tool in the non-strict form");
-                spec.__llm_definition_described(dialect.non_strict(), locale, &description).unwrap_or(Value::Null)
+                tracing::warn!(tool = name, %dialect, %error, "sending the tool in the non-strict form");
+                spec.__llm_definition_described(name, dialect.non_strict(), locale, &description).unwrap_or(Value::Null)
             }
         }
     }

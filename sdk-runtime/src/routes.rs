@@ -81,8 +81,8 @@ impl<'a> RouteRef<'a> {
         &self.source().0
     }
 
-    /// The spec as its provider listed it.
-    fn spec(&self) -> &'a ToolSpec {
+    /// The spec as its provider listed it (its own name, without the registry's stamps).
+    pub(crate) fn spec(&self) -> &'a ToolSpec {
         &self.source().1.specs[self.route.spec as usize]
     }
 

@@ -8,7 +8,7 @@ use crate::{
     ToolSpecError, Visibility,
 };
 use serde_json::{Map, Value};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 /// Everything a host and a model need to know about one tool: its name, model-visible texts in
@@ -58,9 +58,9 @@ struct Identity {
 #[derive(Debug)]
 struct Content {
     title: String,
-    brief: [String; 2],
-    detailed: [String; 2],
-    schema: Value,
+    brief: [Text; 2],
+    detailed: [Text; 2],
+    schema: Schema,
     schema_zh: Option<Value>,
     output_schema: Option<Value>,
     platforms: Vec<String>,
@@ -70,6 +70,27 @@ struct Content {
     annotation: ToolAnnotation,
     timeout: Option<Duration>,
     deny_unknown_args: bool,
+}
+
+/// A text of a spec: rendered at compile time (shared, never copied) or at run time.
+type Text = std::borrow::Cow<'static, str>;
+
+/// A parameters schema: built at run time, or the text `#[tool]` rendered at compile time,
+/// parsed on first use (once per process: every copy of a declared tool shares its content), so
+/// collecting and listing tools parses no schema that nobody reads.
+#[derive(Clone, Debug)]
+enum Schema {
+    Built(Value),
+    Text { text: &'static str, parsed: OnceLock<Value> },
+}
+
+impl Schema {
+    fn get(&self) -> &Value {
+        match self {
+            Schema::Built(schema) => schema,
+            Schema::Text { text, parsed } => parsed.get_or_init(|| crate::rust_schema::static_schema(text)),
+        }
+    }
 }
 
 impl SpecData {
@@ -107,9 +128,9 @@ impl SpecData {
 struct SpecData {
     name: String,
     title: String,
-    brief: [String; 2],
-    detailed: [String; 2],
-    schema: Value,
+    brief: [Text; 2],
+    detailed: [Text; 2],
+    schema: Schema,
     /// The zh-Hans schema when it differs from the default one (legacy actions, built-ins).
     schema_zh: Option<Value>,
     output_schema: Option<Value>,
@@ -160,9 +181,9 @@ impl ToolSpec {
         let [schema, schema_zh] = rendered.schema;
         let schema_zh = (schema_zh != schema).then_some(schema_zh);
         let mut data = SpecData::new(info.name);
-        data.brief = rendered.brief;
-        data.detailed = rendered.detailed;
-        data.schema = schema;
+        data.brief = rendered.brief.map(Text::Owned);
+        data.detailed = rendered.detailed.map(Text::Owned);
+        data.schema = Schema::Built(schema);
         data.schema_zh = schema_zh;
         data.visibility = rendered.visibility;
         data.metadata = rendered.metadata;
@@ -192,7 +213,7 @@ impl ToolSpec {
     /// The canonical parameters schema (an object schema, declaration order kept) in the default
     /// locale.
     pub fn parameters_schema(&self) -> &Value {
-        &self.content.schema
+        self.content.schema.get()
     }
 
     /// The parameters schema in a locale; differs from [`parameters_schema`](Self::parameters_schema)
@@ -200,7 +221,7 @@ impl ToolSpec {
     pub fn parameters_schema_for(&self, locale: Locale) -> &Value {
         match (locale, &self.content.schema_zh) {
             (Locale::ZhHans, Some(schema)) => schema,
-            _ => &self.content.schema,
+            _ => self.content.schema.get(),
         }
     }
 
@@ -284,19 +305,22 @@ impl ToolSpec {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn llm_definition(&self, dialect: Dialect, locale: Locale) -> Result<Value, ProjectionError> {
-        crate::dialect::project(self, dialect, locale, self.description(locale))
+        crate::dialect::project(self, self.name(), dialect, locale, self.description(locale))
     }
 
     /// Like [`llm_definition`](Self::llm_definition) with another description text (the registry
     /// appends the detailed text when configured to).
+    /// A registry lists a tool under its own name for it, which `name` gives (so that rendering a
+    /// definition needs no renamed copy of the spec).
     #[doc(hidden)]
     pub fn __llm_definition_described(
         &self,
+        name: &str,
         dialect: Dialect,
         locale: Locale,
         description: &str,
     ) -> Result<Value, ProjectionError> {
-        crate::dialect::project(self, dialect, locale, description)
+        crate::dialect::project(self, name, dialect, locale, description)
     }
 
     /// The copy a registry lists: renamed, with `registry_original_name` in its metadata and the
@@ -381,7 +405,7 @@ impl serde::Serialize for ToolSpec {
             title: &d.title,
             description: PerLocale { en: &d.brief[0], zh_hans: &d.brief[1] },
             detailed_description: PerLocale { en: &d.detailed[0], zh_hans: &d.detailed[1] },
-            parameters_schema: &d.schema,
+            parameters_schema: d.schema.get(),
             output_schema: d.output_schema.as_ref(),
             provider_name: &i.provider_name,
             provider_type: &i.provider_type,
@@ -405,7 +429,8 @@ impl SpecData {
             title: String::new(),
             brief: Default::default(),
             detailed: Default::default(),
-            schema: crate::shared::schema::empty_object_schema(),
+            // Every way of building sets the schema; this is a placeholder.
+            schema: Schema::Built(Value::Null),
             schema_zh: None,
             output_schema: None,
             provider_name: String::new(),
@@ -469,10 +494,10 @@ pub struct ToolSpecBuilder {
 /// Texts and schema rendered at compile time by `#[tool]`.
 #[derive(Clone, Debug)]
 struct Prerendered {
-    schema: Value,
-    schema_zh: Option<Value>,
-    brief: [String; 2],
-    detailed: [String; 2],
+    schema: &'static str,
+    schema_zh: Option<&'static str>,
+    brief: [&'static str; 2],
+    detailed: [&'static str; 2],
 }
 
 impl ToolSpecBuilder {
@@ -654,17 +679,12 @@ impl ToolSpecBuilder {
     #[doc(hidden)]
     pub fn __prerendered(
         mut self,
-        schema: Value,
-        schema_zh: Option<Value>,
-        brief: [&str; 2],
-        detailed: [&str; 2],
+        schema: &'static str,
+        schema_zh: Option<&'static str>,
+        brief: [&'static str; 2],
+        detailed: [&'static str; 2],
     ) -> Self {
-        self.prerendered = Some(Prerendered {
-            schema,
-            schema_zh,
-            brief: brief.map(str::to_owned),
-            detailed: detailed.map(str::to_owned),
-        });
+        self.prerendered = Some(Prerendered { schema, schema_zh, brief, detailed });
         self
     }
 
@@ -690,10 +710,11 @@ impl ToolSpecBuilder {
         data.platforms = normalise_platforms(&tool, std::mem::take(&mut data.platforms))?;
         data.visibility = visibility.unwrap_or(if core_tool { Visibility::Visible } else { Visibility::Deferred });
         if let Some(pre) = prerendered {
-            data.schema_zh = pre.schema_zh.filter(|zh| *zh != pre.schema);
-            data.schema = pre.schema;
-            data.brief = pre.brief;
-            data.detailed = pre.detailed;
+            let schema = Schema::Text { text: pre.schema, parsed: OnceLock::new() };
+            data.schema_zh = pre.schema_zh.map(crate::rust_schema::static_schema).filter(|zh| zh != schema.get());
+            data.schema = schema;
+            data.brief = pre.brief.map(Text::Borrowed);
+            data.detailed = pre.detailed.map(Text::Borrowed);
             return Ok(data.into_spec());
         }
         let given = usize::from(!parameters.is_empty())
@@ -720,8 +741,8 @@ impl ToolSpecBuilder {
         let author_text = detailed_description.as_deref().unwrap_or("");
         let candidates = [brief_description.as_deref(), description.as_deref()];
         data.brief = Locale::ALL.map(|locale| match &brief_overrides[locale.index()] {
-            Some(text) if !text.trim().is_empty() => text.trim().to_owned(),
-            _ => docs::brief(&tool, &candidates, locale),
+            Some(text) if !text.trim().is_empty() => Text::Owned(text.trim().to_owned()),
+            _ => Text::Owned(docs::brief(&tool, &candidates, locale)),
         });
         data.detailed = Locale::ALL.map(|locale| {
             let schema = match (locale, &schema_zh) {
@@ -729,10 +750,10 @@ impl ToolSpecBuilder {
                 _ => &schema,
             };
             let author_text = detailed_overrides[locale.index()].as_deref().unwrap_or(author_text);
-            docs::detailed(schema, author_text, locale)
+            Text::Owned(docs::detailed(schema, author_text, locale))
         });
-        data.schema = schema;
-        data.schema_zh = schema_zh.filter(|zh| *zh != data.schema);
+        data.schema_zh = schema_zh.filter(|zh| *zh != schema);
+        data.schema = Schema::Built(schema);
         Ok(data.into_spec())
     }
 }

@@ -149,11 +149,12 @@ pub enum ProjectionError {
 
 pub(crate) fn project(
     spec: &ToolSpec,
+    name: &str,
     dialect: Dialect,
     locale: Locale,
     description: &str,
 ) -> Result<Value, ProjectionError> {
-    let name = Value::from(spec.name());
+    let name = Value::from(name);
     let description = Value::from(description);
     let schema = spec.parameters_schema_for(locale);
     let mut def = Map::new();
