@@ -10,7 +10,8 @@
 //! call through the provider and one through the wire-identical rmcp client, in alternating
 //! order, so that a machine getting busier or quieter during the run moves both sides alike.
 //!
-//! `cargo bench -p toolhook-example-isolated --bench client`
+//! `cargo bench -p toolhook-example-isolated --bench client` (`TOOLHOOK_INTERLEAVED_ROUNDS=0`
+//! skips the interleaved run, to profile divan's benches alone).
 
 use divan::Bencher;
 use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, ProtocolVersion};
