@@ -549,8 +549,8 @@ impl ToolRegistry {
         self.invoke_found(call, ctx).await.0
     }
 
-    /// [`invoke`](Self::invoke), also giving the listed copy of the tool when one was found
-    /// (the MCP server needs its output schema; one lookup serves both).
+    /// [`invoke`](Self::invoke), also giving the tool's spec (as its provider listed it) when one
+    /// was found (the MCP server needs its output schema; one lookup serves both).
     pub(crate) async fn invoke_found(
         &self,
         call: ToolInvocation,
@@ -584,7 +584,10 @@ impl ToolRegistry {
             }
             return (result, None);
         };
-        let found = Some(route.listed().clone());
+        // The provider's spec: its content (schemas, timeout) is the listed copy's, without the
+        // copy's renaming, which this path does not need.
+        let spec = route.spec();
+        let found = Some(spec.clone());
         if let Some(error) = self.check_argument_limits(&call.arguments) {
             let text = failure_text(&requested, &error.into_tool_error(), locale);
             // A value nested too deep for the stack is taken apart without recursion.
@@ -594,13 +597,13 @@ impl ToolRegistry {
             return (ToolExecutionResult::failure(requested, text), found);
         }
         let mut call = call;
-        call.arguments = from_strict(std::mem::take(&mut call.arguments), route.listed().parameters_schema());
+        call.arguments = from_strict(std::mem::take(&mut call.arguments), spec.parameters_schema());
         provider_call(route, &mut call, &requested);
         // Providers produce texts in the registry's locale.
         let localized =
             ctx.filter(|c| c.locale != locale).map(|c| Box::new(ToolExecutionContext { locale, ..c.clone() }));
         let ctx = localized.as_deref().or(ctx);
-        let timeout = route.listed().timeout().or(config.default_timeout);
+        let timeout = spec.timeout().or(config.default_timeout);
         let provider = route.provider();
         let outcome = match guard::create(|| provider.invoke(call, ctx)) {
             Ok(future) => match guard::run(future, timeout, started).await {
@@ -784,7 +787,7 @@ fn provider_call(route: RouteRef<'_>, call: &mut ToolInvocation, requested: &str
         _ => None,
     };
     if let Some((key, from)) = pinned_key {
-        match route.listed().metadata().get(from).filter(|v| v.as_str().is_some_and(|s| !s.is_empty())) {
+        match route.spec().metadata().get(from).filter(|v| v.as_str().is_some_and(|s| !s.is_empty())) {
             Some(value) => {
                 call.metadata.insert(key.to_owned(), value.clone());
             }
