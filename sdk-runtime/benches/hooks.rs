@@ -1,5 +1,6 @@
 //! What the dispatcher costs: a hook with 10 blocking handlers against awaiting the same 10 fns
-//! directly (the baseline, same group), and the fan-out of one hook to 100 observers.
+//! directly (the baseline, same group; each sample times 50 dispatches), and the fan-out of one
+//! hook to 100 observers.
 //!
 //! `cargo bench -p toolhook-runtime --bench hooks`
 
@@ -39,7 +40,7 @@ fn dispatcher_with(entries: Vec<HookHandlerEntry>) -> HookDispatcher {
     dispatcher
 }
 
-#[divan::bench_group]
+#[divan::bench_group(sample_size = 50)]
 mod ten_blocking_handlers {
     use super::*;
 
