@@ -6,19 +6,20 @@
 //! - `invoke_with_many_tools`: the same call with 1 vs 1,000 tools registered (goal ≤ 1.1×).
 //! - `definitions_1000`: OpenAI definitions of 1,000 tools per call, vs building the same JSON by
 //!   hand from the specs.
-//! - `build_10000`: a registry over 10,000 tools (register + first listing), vs a plain map of the
-//!   same specs.
+//!
+//! Building a registry over 10,000 tools is `benches/registry_build.rs`.
 //!
 //! Run with `cargo bench -p toolhook-runtime --bench registry`.
 
 use divan::{Bencher, black_box};
 use serde_json::{Value, json};
-use std::collections::HashMap;
-use toolhook::{
-    BoxFuture, Dialect, Locale, ToolAvailabilityContext, ToolError, ToolExecutionContext, ToolExecutionResult,
-    ToolInvocation, ToolParamType, ToolParameterInfo, ToolSpec, tool,
-};
-use toolhook_runtime::{PluginToolProvider, ToolProvider, ToolRegistry};
+use toolhook::{Dialect, Locale, ToolExecutionContext, ToolInvocation, ToolSpec, tool};
+use toolhook_runtime::{PluginToolProvider, ToolRegistry};
+
+#[path = "common/many.rs"]
+mod many;
+
+use many::{Many, spec};
 
 fn main() {
     divan::main();
@@ -83,53 +84,9 @@ mod invoke_three_params {
     }
 }
 
-/// A provider serving `n` tools, context-free, answering by name.
-struct Many {
-    specs: Vec<ToolSpec>,
-}
-
-impl Many {
-    fn new(n: usize) -> Self {
-        let specs = (0..n).map(spec).collect();
-        Many { specs }
-    }
-}
-
-fn spec(i: usize) -> ToolSpec {
-    ToolSpec::builder(format!("tool_{i:05}"))
-        .brief_description(format!("Tool number {i}"))
-        .parameters(vec![
-            ToolParameterInfo::new("query", ToolParamType::String).description("What to look for"),
-            ToolParameterInfo::new("limit", ToolParamType::Integer).default(5).required(false),
-        ])
-        .core_tool(true)
-        .build()
-        .unwrap()
-}
-
-impl ToolProvider for Many {
-    fn provider_name(&self) -> &str {
-        "many"
-    }
-    fn provider_type(&self) -> &str {
-        "bench"
-    }
-    fn listing_depends_on(&self) -> toolhook_runtime::ContextParts {
-        toolhook_runtime::ContextParts::NONE
-    }
-    fn list_tools<'a>(
-        &'a self,
-        _: Option<&'a ToolAvailabilityContext>,
-    ) -> BoxFuture<'a, Result<Vec<ToolSpec>, ToolError>> {
-        Box::pin(std::future::ready(Ok(self.specs.clone())))
-    }
-    fn invoke<'a>(
-        &'a self,
-        call: ToolInvocation,
-        _: Option<&'a ToolExecutionContext>,
-    ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
-        Box::pin(std::future::ready(Ok(ToolExecutionResult::success(call.tool_name, "ok"))))
-    }
+/// A provider of `n` tools, `tool_00000` onwards.
+fn many(n: usize) -> Many {
+    Many((0..n).map(spec).collect())
 }
 
 mod invoke_with_many_tools {
@@ -138,7 +95,7 @@ mod invoke_with_many_tools {
     fn bench(b: Bencher<'_, '_>, n: usize) {
         let rt = runtime();
         let registry = ToolRegistry::default();
-        registry.register_provider(Many::new(n));
+        registry.register_provider(many(n));
         let ctx = ToolExecutionContext { session_id: "s".into(), platform: "qq".into(), ..Default::default() };
         b.bench_local(|| rt.block_on(registry.invoke(ToolInvocation::new("tool_00000", black_box(ARGS)), Some(&ctx))));
     }
@@ -175,30 +132,8 @@ mod definitions_1000 {
     fn registry_definitions(b: Bencher<'_, '_>) {
         let rt = runtime();
         let registry = ToolRegistry::default();
-        registry.register_provider(Many::new(1000));
+        registry.register_provider(many(1000));
         b.bench_local(|| rt.block_on(registry.get_llm_definitions(None, Dialect::OpenAiChat)));
-    }
-}
-
-mod build_10000 {
-    use super::*;
-
-    #[divan::bench]
-    fn baseline_plain_map(b: Bencher<'_, '_>) {
-        let specs: Vec<ToolSpec> = (0..10_000).map(spec).collect();
-        b.bench_local(|| specs.iter().map(|s| (s.name().to_owned(), s.clone())).collect::<HashMap<String, ToolSpec>>());
-    }
-
-    #[divan::bench]
-    fn registry_first_listing(b: Bencher<'_, '_>) {
-        let rt = runtime();
-        let provider = Many::new(10_000);
-        let specs = provider.specs.clone();
-        b.bench_local(|| {
-            let registry = ToolRegistry::default();
-            registry.register_provider(Many { specs: specs.clone() });
-            rt.block_on(registry.has_tool("tool_09999", None))
-        });
     }
 }
 

@@ -453,8 +453,7 @@ impl ToolRegistry {
         dialect: Dialect,
         locale: Locale,
     ) -> Vec<Value> {
-        let routes = self.routes(ctx).await;
-        routes.iter().map(|route| self.definition_named(route.spec(), route.name(), dialect, locale)).collect()
+        self.definitions(&*self.routes(ctx).await, dialect, locale)
     }
 
     /// The model definitions of every available tool (as [`get_llm_definitions`](Self::get_llm_definitions)
@@ -501,9 +500,9 @@ impl ToolRegistry {
     ) -> Arc<str> {
         let routes = self.routes(ctx).await;
         routes.rendered(dialect, locale, || {
-            let definitions: Vec<Value> =
-                routes.iter().map(|route| self.definition_named(route.spec(), route.name(), dialect, locale)).collect();
-            serde_json::to_string(&definitions).unwrap_or_else(|_| "[]".to_owned()).into()
+            serde_json::to_string(&self.definitions(&routes, dialect, locale))
+                .unwrap_or_else(|_| "[]".to_owned())
+                .into()
         })
     }
 
@@ -513,6 +512,11 @@ impl ToolRegistry {
     /// is set.
     pub fn definition(&self, spec: &ToolSpec, dialect: Dialect, locale: Locale) -> Value {
         self.definition_named(spec, spec.name(), dialect, locale)
+    }
+
+    /// The definitions of every route of a name space, in order.
+    fn definitions(&self, routes: &Routes, dialect: Dialect, locale: Locale) -> Vec<Value> {
+        routes.iter().map(|route| self.definition_named(route.spec(), route.name(), dialect, locale)).collect()
     }
 
     /// [`definition`](Self::definition) of a spec listed under `name`.
@@ -834,7 +838,6 @@ pub(crate) fn failure_text(name: &str, error: &ToolError, locale: Locale) -> Str
     }
 }
 
-/// The length of a value as compact JSON (the value's depth is already checked).
 /// `None` when `value` nests containers deeper than `limit`, else an upper bound of its compact
 /// JSON length; one walk without recursion, on the stack for small values.
 fn measure(value: &Value, limit: usize) -> Option<usize> {
@@ -847,9 +850,7 @@ fn measure(value: &Value, limit: usize) -> Option<usize> {
         bound = bound.saturating_add(match value {
             Value::Null | Value::Bool(_) => 5,
             Value::Number(n) if n.is_i64() || n.is_u64() => 20,
-            // serde_json may write a float as `1e300` or `15.0` where `Display` writes it out in
-            // full or as `15`: the longer of the two, plus the `.0`, bounds it.
-            Value::Number(n) => display_len(n).max(24) + 2,
+            Value::Number(n) => compact_len(n),
             Value::String(s) => text(s),
             Value::Array(_) | Value::Object(_) if depth > limit => return None,
             Value::Array(items) => {
@@ -865,22 +866,8 @@ fn measure(value: &Value, limit: usize) -> Option<usize> {
     Some(bound)
 }
 
-/// The length of a number's text (exact with any of serde_json's number features).
-fn display_len(n: &serde_json::Number) -> usize {
-    struct Counter(usize);
-    impl std::fmt::Write for Counter {
-        fn write_str(&mut self, s: &str) -> std::fmt::Result {
-            self.0 += s.len();
-            Ok(())
-        }
-    }
-    let mut counter = Counter(0);
-    let _ = std::fmt::Write::write_fmt(&mut counter, format_args!("{n}"));
-    counter.0
-}
-
-/// The length of `value`'s compact JSON text.
-fn compact_len(value: &Value) -> usize {
+/// The length of `value`'s compact JSON text, as serde_json writes it.
+fn compact_len(value: &impl serde::Serialize) -> usize {
     struct Counter(usize);
     impl std::io::Write for Counter {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {

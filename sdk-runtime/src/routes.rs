@@ -39,7 +39,7 @@ const MAX_ECHO_CHARS: usize = 128;
 /// made on first use and shared through its listing by every name space built from it.
 pub(crate) struct Routes {
     /// The providers that contributed a listing, in registration order.
-    sources: Vec<(Arc<dyn ToolProvider>, Arc<Listing>)>,
+    sources: Sources,
     order: Vec<Route>,
     /// Positions in `order`, found by the route's registry name.
     index: HashTable<u32>,

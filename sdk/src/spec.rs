@@ -309,9 +309,8 @@ impl ToolSpec {
     }
 
     /// Like [`llm_definition`](Self::llm_definition) with another description text (the registry
-    /// appends the detailed text when configured to).
-    /// A registry lists a tool under its own name for it, which `name` gives (so that rendering a
-    /// definition needs no renamed copy of the spec).
+    /// appends the detailed text when configured to), under the name `name` (a registry's name
+    /// for the tool, so that rendering a definition needs no renamed copy of the spec).
     #[doc(hidden)]
     pub fn __llm_definition_described(
         &self,

@@ -79,10 +79,8 @@ impl HookDispatchResult {
 
 /// One registered handler.
 struct Handler {
-    plugin_id: Arc<str>,
-    name: Arc<str>,
-    full_name: Arc<str>,
-    hook: Arc<str>,
+    /// Its hook, plugin and names, which each call's [`HookContext`] reports too.
+    names: Arc<HookNames>,
     source: Source,
     mode: HookMode,
     order: HookOrder,
@@ -93,13 +91,19 @@ struct Handler {
     loaded: Arc<AtomicBool>,
     missing_instance: bool,
     call: HandlerCall,
-    /// What each call's [`HookContext`] reports.
-    names: Arc<HookNames>,
 }
 
 impl Handler {
     fn sort_key(&self) -> (HookMode, HookOrder, Source, &str, &str) {
-        (self.mode, self.order, self.source, &self.plugin_id, &self.name)
+        (self.mode, self.order, self.source, self.plugin_id(), self.names.handler_name())
+    }
+
+    fn plugin_id(&self) -> &str {
+        self.names.plugin_id()
+    }
+
+    fn full_name(&self) -> &str {
+        self.names.full_name()
     }
 }
 
@@ -117,7 +121,7 @@ impl State {
     fn rebuild(&mut self) {
         let mut by_hook: HashMap<Arc<str>, Vec<Arc<Handler>>> = HashMap::new();
         for handler in self.plugins.values().flatten() {
-            by_hook.entry(Arc::clone(&handler.hook)).or_default().push(Arc::clone(handler));
+            by_hook.entry(Arc::clone(handler.names.hook_name())).or_default().push(Arc::clone(handler));
         }
         self.by_hook = by_hook
             .into_iter()
@@ -393,14 +397,8 @@ impl HookDispatcher {
         let handlers = entries
             .into_iter()
             .map(|entry| {
-                let name: Arc<str> = entry.name.as_str().into();
-                let hook = entry.hook.trim();
                 Arc::new(Handler {
-                    names: Arc::new(HookNames::new(hook, plugin_id, &name)),
-                    plugin_id: Arc::clone(&plugin),
-                    full_name: format!("{plugin_id}.{name}").into(),
-                    name,
-                    hook: hook.into(),
+                    names: Arc::new(HookNames::new(entry.hook.trim(), Arc::clone(&plugin), entry.name.as_str())),
                     source,
                     mode: entry.mode.unwrap_or_default(),
                     order: entry.order.unwrap_or_default(),
@@ -435,7 +433,7 @@ impl HookDispatcher {
     pub fn set_enabled(&self, full_name: &str, enabled: bool) -> bool {
         let state = self.read_state();
         let mut found = false;
-        for handler in state.plugins.values().flatten().filter(|h| &*h.full_name == full_name) {
+        for handler in state.plugins.values().flatten().filter(|h| h.full_name() == full_name) {
             handler.enabled.store(enabled, Ordering::Relaxed);
             found = true;
         }
@@ -569,7 +567,7 @@ impl HookDispatcher {
             let timeout = inner.timeout_of(target, &spec);
             match target.mode {
                 HookMode::Observe if !spec.allow_observe => {
-                    tracing::warn!(hook, handler = &*target.full_name, "hook does not allow observers; skipped");
+                    tracing::warn!(hook, handler = target.full_name(), "hook does not allow observers; skipped");
                 }
                 HookMode::Observe => {
                     let kwargs = match &shared {
@@ -578,7 +576,7 @@ impl HookDispatcher {
                     };
                     let task = Arc::clone(inner);
                     let handler = Arc::clone(target);
-                    let done = inner.observers.submit(Arc::clone(&target.full_name), async move {
+                    let done = inner.observers.submit(Arc::clone(target.names.full_name()), async move {
                         let kwargs = Arc::unwrap_or_clone(kwargs);
                         task.observe(&handler, kwargs, timeout).await;
                     });
@@ -587,7 +585,7 @@ impl HookDispatcher {
                     }
                 }
                 HookMode::Blocking if !spec.allow_blocking => {
-                    let full = &target.full_name;
+                    let full = target.full_name();
                     result.errors.push(match inner.locale {
                         Locale::En => format!("Hook {hook} does not allow blocking handlers; skipped {full}"),
                         Locale::ZhHans => format!("Hook {hook} 不允许 blocking 处理器，已跳过 {full}"),
@@ -629,22 +627,22 @@ impl Inner {
     /// one call, with its loaded check, breaker permit, timeout and panic catching.
     async fn run(&self, handler: &Handler, kwargs: HookArgs, timeout: Duration) -> Run {
         if handler.missing_instance || !handler.loaded.load(Ordering::Relaxed) {
-            return Run::Failed(self.not_loaded(&handler.plugin_id));
+            return Run::Failed(self.not_loaded(handler.plugin_id()));
         }
-        let probe = match self.breaker.acquire(&handler.plugin_id) {
+        let probe = match self.breaker.acquire(handler.plugin_id()) {
             Permit::Granted { probe } => probe,
             Permit::Denied { log } => {
                 if log {
                     tracing::warn!(
-                        handler = &*handler.full_name,
-                        plugin = &*handler.plugin_id,
+                        handler = handler.full_name(),
+                        plugin = handler.plugin_id(),
                         "circuit breaker open: hook handler skipped"
                     );
                 }
                 return Run::Skipped;
             }
         };
-        let ticket = Ticket::new(&self.breaker, &handler.plugin_id, probe);
+        let ticket = Ticket::new(&self.breaker, handler.plugin_id(), probe);
         let ctx = HookContext::from_parts(Arc::clone(&handler.names), handler.mode, timeout);
         // The timeout counts from here: a handler that blocks its thread (even while its future
         // is created) is timed out when it returns, and counts against its plugin. On timeout the
@@ -659,7 +657,7 @@ impl Inner {
                 ticket.report(Verdict::Failure);
                 if let Some(blocked) = timed_out.blocked_for {
                     tracing::warn!(
-                        handler = &*handler.full_name,
+                        handler = handler.full_name(),
                         blocked_ms = blocked.as_millis() as u64,
                         timeout_ms = timeout.as_millis() as u64,
                         "hook handler blocked its executor thread longer than its timeout; do blocking work in spawn_blocking"
@@ -719,7 +717,7 @@ impl Inner {
     /// merges a blocking handler's run into the result.
     fn merge(&self, result: &mut HookDispatchResult, spec: &HookSpec, handler: &Handler, run: Run) {
         let hook = &spec.name;
-        let full = &*handler.full_name;
+        let full = handler.full_name();
         let zh = self.locale == Locale::ZhHans;
         let outcome = match run {
             Run::Skipped => {
@@ -789,8 +787,8 @@ impl Inner {
 
     /// one observer, its failures logged.
     async fn observe(&self, handler: &Handler, kwargs: HookArgs, timeout: Duration) {
-        let full = &*handler.full_name;
-        let hook = &*handler.hook;
+        let full = handler.full_name();
+        let hook = &**handler.names.hook_name();
         match self.run(handler, kwargs, timeout).await {
             Run::Outcome(outcome) => {
                 if outcome.modified.is_some() || outcome.action == HookAction::Abort {

@@ -541,7 +541,11 @@ impl Connection {
         arguments: Map<String, Value>,
         caller: Option<Arc<dyn Interaction>>,
     ) -> (String, Result<ToolExecutionResult, CallError>) {
-        let call = Arc::clone(self).call_boxed(tool, arguments, caller);
+        let this = Arc::clone(self);
+        let call = async move {
+            let outcome = this.call_in_box(&tool, arguments, caller).await;
+            (tool, outcome)
+        };
         let spare = self.spare.lock().unwrap_or_else(|p| p.into_inner()).pop();
         let mut boxed = match spare {
             Some(mut boxed) => {
@@ -556,16 +560,6 @@ impl Connection {
             spare.push(boxed);
         }
         outcome
-    }
-
-    async fn call_boxed(
-        self: Arc<Self>,
-        tool: String,
-        arguments: Map<String, Value>,
-        caller: Option<Arc<dyn Interaction>>,
-    ) -> (String, Result<ToolExecutionResult, CallError>) {
-        let outcome = self.call_in_box(&tool, arguments, caller).await;
-        (tool, outcome)
     }
 
     async fn call_in_box(
@@ -793,14 +787,14 @@ impl CallError {
     }
 }
 
-/// A request on its way: its entry in the calls in flight, and a `notifications/cancelled` for
-/// the server if the caller stops waiting (a timeout, or the caller went away).
 /// A call's future in a reusable box.
 type CallBox = tokio_util::sync::ReusableBoxFuture<'static, (String, Result<ToolExecutionResult, CallError>)>;
 
 /// Call boxes a connection keeps for reuse: as many as calls usually run at once on one server.
 const SPARE_CALL_BOXES: usize = 16;
 
+/// A request on its way: its entry in the calls in flight, and a `notifications/cancelled` for
+/// the server if the caller stops waiting (a timeout, or the caller went away).
 struct Pending<'a> {
     connection: &'a Connection,
     peer: &'a Peer<RoleClient>,

@@ -28,26 +28,48 @@ pub struct HookContext {
     timeout: Duration,
 }
 
-/// The names a [`HookContext`] reports, shared by every call of one handler (one reference
-/// count per call instead of four).
+/// The names a [`HookContext`] reports, kept once per handler and shared by each of its calls
+/// (one reference count per call instead of four). The dispatcher reads them too.
 #[doc(hidden)]
 #[derive(Debug, PartialEq, Eq)]
 pub struct HookNames {
-    hook_name: Box<str>,
-    plugin_id: Box<str>,
-    handler_name: Box<str>,
-    full_name: Box<str>,
+    hook_name: Arc<str>,
+    plugin_id: Arc<str>,
+    handler_name: Arc<str>,
+    full_name: Arc<str>,
 }
 
 impl HookNames {
-    /// The names of handler `handler_name` of plugin `plugin_id` on `hook_name`.
-    pub fn new(hook_name: &str, plugin_id: &str, handler_name: &str) -> Self {
-        HookNames {
-            hook_name: hook_name.into(),
-            plugin_id: plugin_id.into(),
-            handler_name: handler_name.into(),
-            full_name: format!("{plugin_id}.{handler_name}").into(),
-        }
+    /// The names of handler `handler_name` of plugin `plugin_id` on `hook_name`; the full name is
+    /// `{plugin_id}.{handler_name}`.
+    pub fn new(
+        hook_name: impl Into<Arc<str>>,
+        plugin_id: impl Into<Arc<str>>,
+        handler_name: impl Into<Arc<str>>,
+    ) -> Self {
+        let (plugin_id, handler_name) = (plugin_id.into(), handler_name.into());
+        let full_name = format!("{plugin_id}.{handler_name}").into();
+        HookNames { hook_name: hook_name.into(), plugin_id, handler_name, full_name }
+    }
+
+    /// The hook (trimmed).
+    pub fn hook_name(&self) -> &Arc<str> {
+        &self.hook_name
+    }
+
+    /// The handler's plugin.
+    pub fn plugin_id(&self) -> &Arc<str> {
+        &self.plugin_id
+    }
+
+    /// The handler's own name.
+    pub fn handler_name(&self) -> &Arc<str> {
+        &self.handler_name
+    }
+
+    /// `{plugin_id}.{handler_name}`.
+    pub fn full_name(&self) -> &Arc<str> {
+        &self.full_name
     }
 }
 
