@@ -279,6 +279,9 @@ async fn every_kind_of_content_and_failure_comes_back_on(protocol: McpProtocol) 
     server.shutdown().await;
 }
 
+/// How many times a question is asked in a row.
+const ASK_ROUNDS: usize = 20;
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn progress_logs_and_questions_reach_the_caller_else_the_host() {
     for protocol in ERAS {
@@ -306,10 +309,15 @@ async fn progress_logs_and_questions_reach_the_caller_else_the_host_on(protocol:
     assert!(eventually(|| caller.logs.lock().unwrap().len() == 3).await);
     assert!(caller.logs.lock().unwrap().contains(&(LogLevel::Warning, json!({"step": 1}))));
 
-    let asked = registry.invoke(ToolInvocation::new("remote_ask", json!({})), Some(&ctx)).await;
-    assert_eq!(asked.content, "you like teal", "the caller answers");
-    let asked = call(&registry, "remote_ask", json!({})).await;
-    assert_eq!(asked.content, "you like grey", "without a caller that can answer, the host does");
+    // The server asks at once, so the question can come back before `send` has returned here:
+    // the call must already be known to be in flight by then. Asked many times, to give a
+    // wrong order many chances to show.
+    for round in 0..ASK_ROUNDS {
+        let asked = registry.invoke(ToolInvocation::new("remote_ask", json!({})), Some(&ctx)).await;
+        assert_eq!(asked.content, "you like teal", "the caller answers ({protocol:?}, round {round})");
+        let asked = call(&registry, "remote_ask", json!({})).await;
+        assert_eq!(asked.content, "you like grey", "without a caller that can answer, the host does");
+    }
     assert!(host.progress.lock().unwrap().is_empty(), "progress goes to its own call only");
     server.shutdown().await;
 

@@ -90,9 +90,13 @@ enum Command {
 }
 
 /// A call in flight: whom to tell about its progress, whom to ask its questions.
+///
+/// It is entered before its request is sent, since the server may ask a question or send a
+/// notice as soon as it has the request; its progress token, chosen by rmcp as the request goes
+/// out, follows just after (`None` until then).
 struct InFlight {
     generation: u64,
-    token: ProgressToken,
+    token: Option<ProgressToken>,
     caller: Option<Arc<dyn Interaction>>,
     /// The highest progress told to the caller. rmcp hands each notification to its own task, so
     /// reports can arrive out of order: a value that does not increase is a late one and dropped,
@@ -103,6 +107,9 @@ struct InFlight {
 
 /// The highest progress told to a caller, locked while telling it.
 type LastProgress = Arc<tokio::sync::Mutex<f64>>;
+
+/// Who hears a call's progress, and what it heard last.
+type Listener = (Arc<dyn Interaction>, LastProgress);
 
 /// A call that got its answer. rmcp hands each notification to its own task, so a progress
 /// report or a log message the server sent before its answer can be handled after it: the last
@@ -118,6 +125,12 @@ const LATE_NOTICES: Duration = Duration::from_secs(2);
 /// How many finished calls are remembered for late notices.
 const RECENT_CALLS: usize = 32;
 
+/// How long a progress report waits for a call that does not know its progress token yet.
+const TOKEN_WAIT: Duration = Duration::from_secs(1);
+
+/// A call in flight does not know its progress token yet: a report may be its.
+struct Unnamed;
+
 /// Makes the specs of a server's tools (the provider's rules).
 pub(crate) type SpecMaker = dyn Fn(&str, &rmcp::model::Tool) -> Option<ToolSpec> + Send + Sync;
 
@@ -128,7 +141,13 @@ pub(crate) struct Connection {
     commands: mpsc::Sender<Command>,
     /// Closes the server for good; everything the supervisor waits on gives way to it.
     stopping: CancellationToken,
-    calls: Mutex<FxHashMap<RequestId, InFlight>>,
+    /// The calls in flight, by a number of this connection's (the request id is rmcp's, known
+    /// only once the request has gone).
+    calls: Mutex<FxHashMap<u64, InFlight>>,
+    /// The next call's number.
+    call_numbers: AtomicU64,
+    /// Woken when a call in flight learns its progress token.
+    tokens: tokio::sync::Notify,
     /// The last finished calls, oldest first (at most [`RECENT_CALLS`]).
     recent: Mutex<std::collections::VecDeque<Finished>>,
     /// Boxes of finished calls, each reused by the next call (at most [`SPARE_CALL_BOXES`]).
@@ -171,6 +190,8 @@ impl Connection {
             commands,
             stopping: CancellationToken::new(),
             calls: Mutex::new(FxHashMap::default()),
+            call_numbers: AtomicU64::new(0),
+            tokens: tokio::sync::Notify::new(),
             recent: Mutex::new(std::collections::VecDeque::with_capacity(RECENT_CALLS)),
             spare: Mutex::new(Vec::new()),
             host,
@@ -234,7 +255,7 @@ impl Connection {
         }
     }
 
-    fn calls(&self) -> std::sync::MutexGuard<'_, FxHashMap<RequestId, InFlight>> {
+    fn calls(&self) -> std::sync::MutexGuard<'_, FxHashMap<u64, InFlight>> {
         self.calls.lock().unwrap_or_else(|p| p.into_inner())
     }
 
@@ -584,16 +605,22 @@ impl Connection {
                 }
                 error
             };
-            let handle =
-                peer.send_request_with_option(request, PeerRequestOptions::no_options()).await.map_err(lost)?;
             let entry = InFlight {
                 generation: live.generation,
-                token: handle.progress_token.clone(),
+                token: None,
                 caller: caller.clone(),
                 progress: caller.is_some().then(|| Arc::new(tokio::sync::Mutex::new(f64::NEG_INFINITY))),
             };
-            let mut pending = Pending { connection: self, peer: &peer, id: Some(handle.id.clone()) };
-            self.calls().insert(handle.id.clone(), entry);
+            let number = self.call_numbers.fetch_add(1, Ordering::Relaxed);
+            self.calls().insert(number, entry);
+            let mut pending = Pending { connection: self, peer: &peer, number: Some(number), id: None };
+            let handle =
+                peer.send_request_with_option(request, PeerRequestOptions::no_options()).await.map_err(lost)?;
+            pending.id = Some(handle.id);
+            if let Some(call) = self.calls().get_mut(&number) {
+                call.token = Some(handle.progress_token);
+            }
+            self.tokens.notify_waiters();
             // The response channel itself: the request has no timeout of rmcp's (the registry
             // times the call) and no subscription, which is all `await_response` adds, and its
             // future is kilobytes that every call's boxed future would carry.
@@ -691,13 +718,13 @@ impl Connection {
         }
     }
 
-    /// The interaction of the only call in flight, for what a 2025-11-25 server sends outside a
-    /// round (it does not say which call it is about).
+    /// The last finished calls.
     fn recent(&self) -> std::sync::MutexGuard<'_, std::collections::VecDeque<Finished>> {
         self.recent.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// The caller of the only call under way (with `recent`, or just finished), if there is one.
+    /// The caller of the only call under way (with `recent`, or just finished), if there is one:
+    /// for what a 2025-11-25 server sends outside a round (it does not say which call it is about).
     fn only_caller(&self, recent: bool) -> Option<Arc<dyn Interaction>> {
         let calls = self.calls();
         let finished = recent.then(|| self.recent());
@@ -711,24 +738,52 @@ impl Connection {
     }
 
     /// The caller and progress of the call a progress token belongs to: under way, or finished
-    /// within [`LATE_NOTICES`].
-    fn progress_of(&self, token: &ProgressToken) -> Option<(Arc<dyn Interaction>, LastProgress)> {
-        let of = |c: &InFlight| Some((c.caller.clone()?, c.progress.clone()?));
-        if let Some(call) = self.calls().values().find(|c| c.token == *token) {
-            return of(call);
+    /// within [`LATE_NOTICES`]. A report can overtake the token's entry (it is known only once
+    /// the request has gone): while a call still waits for its token, the report waits for it,
+    /// at most [`TOKEN_WAIT`].
+    async fn progress_of(&self, token: &ProgressToken) -> Option<Listener> {
+        let until = tokio::time::Instant::now() + TOKEN_WAIT;
+        loop {
+            let told = self.tokens.notified();
+            tokio::pin!(told);
+            told.as_mut().enable();
+            match self.find_progress(token) {
+                Ok(found) => return found,
+                Err(Unnamed) => {
+                    if tokio::time::timeout_at(until, told).await.is_err() {
+                        return None;
+                    }
+                }
+            }
         }
+    }
+
+    /// [`Connection::progress_of`] now: `Err` while the token may belong to a call that does
+    /// not know its own yet.
+    fn find_progress(&self, token: &ProgressToken) -> Result<Option<Listener>, Unnamed> {
+        let of = |c: &InFlight| Some((c.caller.clone()?, c.progress.clone()?));
+        let calls = self.calls();
+        if let Some(call) = calls.values().find(|c| c.token.as_ref() == Some(token)) {
+            return Ok(of(call));
+        }
+        let unnamed = calls.values().any(|c| c.token.is_none());
+        drop(calls);
         let now = Instant::now();
         let recent = self.recent();
-        recent
+        let found = recent
             .iter()
             .rev()
-            .find(|f| f.call.token == *token && now.duration_since(f.at) < LATE_NOTICES)
-            .and_then(|f| of(&f.call))
+            .find(|f| f.call.token.as_ref() == Some(token) && now.duration_since(f.at) < LATE_NOTICES);
+        match found {
+            Some(f) => Ok(of(&f.call)),
+            None if unnamed => Err(Unnamed),
+            None => Ok(None),
+        }
     }
 
     /// A call got its answer: it joins the recent ones (the oldest of which goes).
-    fn finished(&self, id: &RequestId) {
-        let Some(call) = self.calls().remove(id) else { return };
+    fn finished(&self, number: u64) {
+        let Some(call) = self.calls().remove(&number) else { return };
         let mut recent = self.recent();
         if recent.len() == RECENT_CALLS {
             recent.pop_front();
@@ -794,25 +849,29 @@ type CallBox = tokio_util::sync::ReusableBoxFuture<'static, (String, Result<Tool
 const SPARE_CALL_BOXES: usize = 16;
 
 /// A request on its way: its entry in the calls in flight, and a `notifications/cancelled` for
-/// the server if the caller stops waiting (a timeout, or the caller went away).
+/// the server if the caller stops waiting once it was sent (a timeout, or the caller went away).
 struct Pending<'a> {
     connection: &'a Connection,
     peer: &'a Peer<RoleClient>,
+    /// The entry in the calls in flight, until the answer came.
+    number: Option<u64>,
+    /// The request's id, once it was sent.
     id: Option<RequestId>,
 }
 
 impl Pending<'_> {
     fn finish(&mut self) {
-        if let Some(id) = self.id.take() {
-            self.connection.finished(&id);
+        if let Some(number) = self.number.take() {
+            self.connection.finished(number);
         }
     }
 }
 
 impl Drop for Pending<'_> {
     fn drop(&mut self) {
+        let Some(number) = self.number.take() else { return };
+        self.connection.calls().remove(&number);
         let Some(id) = self.id.take() else { return };
-        self.connection.calls().remove(&id);
         let peer = self.peer.clone();
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             runtime.spawn(async move {
@@ -1040,7 +1099,7 @@ impl ClientHandler for Bridge {
 
     async fn on_progress(&self, params: ProgressNotificationParam, _context: NotificationContext<RoleClient>) {
         let Some(connection) = self.connection.upgrade() else { return };
-        if let Some((caller, last)) = connection.progress_of(&params.progress_token) {
+        if let Some((caller, last)) = connection.progress_of(&params.progress_token).await {
             let mut last = last.lock().await;
             if params.progress <= *last {
                 return;
