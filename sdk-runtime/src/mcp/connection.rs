@@ -16,8 +16,10 @@ use rmcp::{ClientHandler, ClientLifecycleMode, ClientServiceExt, ErrorData, Peer
 use rustc_hash::FxHashMap;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock, Weak};
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -555,32 +557,29 @@ impl Connection {
     ///
     /// A call's future holds rmcp's request futures, kilobytes in all: it runs in a box kept for
     /// the next call, because a fresh allocation of that size costs the system allocator more
-    /// than everything else the call does on this side of the wire.
-    pub(crate) async fn call(
+    /// than everything else the call does on this side of the wire. What this returns is only a
+    /// handle on that box, so the future that awaits it (the provider's, boxed on every call)
+    /// stays small.
+    pub(crate) fn call(
         self: &Arc<Self>,
         tool: String,
         arguments: Map<String, Value>,
         caller: Option<Arc<dyn Interaction>>,
-    ) -> (String, Result<ToolExecutionResult, CallError>) {
+    ) -> Call<'_> {
         let this = Arc::clone(self);
         let call = async move {
             let outcome = this.call_in_box(&tool, arguments, caller).await;
             (tool, outcome)
         };
         let spare = self.spare.lock().unwrap_or_else(|p| p.into_inner()).pop();
-        let mut boxed = match spare {
+        let boxed = match spare {
             Some(mut boxed) => {
                 boxed.set(call);
                 boxed
             }
             None => CallBox::new(call),
         };
-        let outcome = (&mut boxed).await;
-        let mut spare = self.spare.lock().unwrap_or_else(|p| p.into_inner());
-        if spare.len() < SPARE_CALL_BOXES {
-            spare.push(boxed);
-        }
-        outcome
+        Call { connection: self, boxed: Some(boxed) }
     }
 
     async fn call_in_box(
@@ -843,7 +842,34 @@ impl CallError {
 }
 
 /// A call's future in a reusable box.
-type CallBox = tokio_util::sync::ReusableBoxFuture<'static, (String, Result<ToolExecutionResult, CallError>)>;
+type CallBox = tokio_util::sync::ReusableBoxFuture<'static, CallOutcome>;
+
+/// A tool call's name and outcome.
+type CallOutcome = (String, Result<ToolExecutionResult, CallError>);
+
+/// A call under way ([`Connection::call`]): its box goes back to the connection's spares when
+/// the call is done (a call dropped before then drops its box).
+pub(crate) struct Call<'a> {
+    connection: &'a Connection,
+    boxed: Option<CallBox>,
+}
+
+impl Future for Call<'_> {
+    type Output = CallOutcome;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<CallOutcome> {
+        // `None` only once the call was done: polled again, it stays pending.
+        let Some(boxed) = self.boxed.as_mut() else { return Poll::Pending };
+        let outcome = std::task::ready!(boxed.poll(cx));
+        if let Some(boxed) = self.boxed.take() {
+            let mut spare = self.connection.spare.lock().unwrap_or_else(|p| p.into_inner());
+            if spare.len() < SPARE_CALL_BOXES {
+                spare.push(boxed);
+            }
+        }
+        Poll::Ready(outcome)
+    }
+}
 
 /// Call boxes a connection keeps for reuse: as many as calls usually run at once on one server.
 const SPARE_CALL_BOXES: usize = 16;
