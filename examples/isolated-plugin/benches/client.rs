@@ -6,9 +6,14 @@
 //! declaring what the provider declares (elicitation, sampling, roots), which every request's
 //! `_meta` then carries: the same bytes on the wire as the provider's call.
 //!
-//! Before divan's figures, an interleaved run prints the ratio that decides: each round times one
-//! call through the provider and one through the wire-identical rmcp client, in alternating
-//! order, so that a machine getting busier or quieter during the run moves both sides alike.
+//! Before divan's figures, an interleaved run prints the ratio that decides. It runs in epochs,
+//! each with fresh server processes started in a rotating order, because which process started
+//! first (and so where the scheduler put it) moved a side's time by several percent for a whole
+//! run. Each round of an epoch times one call through the provider, one through the
+//! wire-identical rmcp client and one through a second such client, in a rotating order, so that
+//! a machine getting busier or quieter moves all sides alike. The provider's ratio to the first
+//! client is the figure; the second client's ratio to the first (the same code on both sides) is
+//! printed beside it, as the resolution of the measurement.
 //!
 //! `cargo bench -p toolhook-example-isolated --bench client` (`TOOLHOOK_INTERLEAVED_ROUNDS=0`
 //! skips the interleaved run, to profile divan's benches alone).
@@ -46,79 +51,133 @@ async fn plain_client(capabilities: Value) -> Plain {
     handler.serve_with_lifecycle(TokioChildProcess::new(command).unwrap(), lifecycle).await.unwrap()
 }
 
+/// A registry whose one provider is an `McpToolProvider` running the plugin.
+async fn provider_registry() -> ToolRegistry {
+    let entry = McpServerEntry::stdio(PLUGIN).protocol(McpProtocol::Stateless);
+    let mcp = McpToolProvider::new(&McpServersConfig::new().server("plugin", entry));
+    let registry = ToolRegistry::default();
+    registry.register_provider(mcp.clone());
+    mcp.wait_connected(Duration::from_secs(30)).await;
+    registry
+}
+
+/// The capabilities the provider declares, for the wire-identical rmcp client.
+fn same_capabilities() -> Value {
+    json!({"elicitation": {"form": {}}, "sampling": {}, "roots": {}})
+}
+
 static SETUP: LazyLock<Setup> = LazyLock::new(|| {
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let (plain, same_capabilities, registry) = rt.block_on(async {
-        let plain = plain_client(json!({})).await;
-        let same = plain_client(json!({"elicitation": {"form": {}}, "sampling": {}, "roots": {}})).await;
-        let entry = McpServerEntry::stdio(PLUGIN).protocol(McpProtocol::Stateless);
-        let mcp = McpToolProvider::new(&McpServersConfig::new().server("plugin", entry));
-        let registry = ToolRegistry::default();
-        registry.register_provider(mcp.clone());
-        mcp.wait_connected(Duration::from_secs(30)).await;
-        (plain, same, registry)
+        (plain_client(json!({})).await, plain_client(same_capabilities()).await, provider_registry().await)
     });
     Setup { rt, plain, same_capabilities, registry }
 });
 
 fn main() {
-    LazyLock::force(&SETUP);
     // `TOOLHOOK_INTERLEAVED_ROUNDS=0` skips the interleaved run (to profile divan's benches alone).
-    let rounds = std::env::var("TOOLHOOK_INTERLEAVED_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(3000);
+    let rounds = std::env::var("TOOLHOOK_INTERLEAVED_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(2000);
     if rounds > 0 {
-        interleaved(rounds);
+        interleaved(EPOCHS, rounds);
     }
+    LazyLock::force(&SETUP);
     divan::main();
 }
 
-/// Times `rounds` pairs of calls (provider, wire-identical rmcp client), alternating which goes
-/// first, and prints each side's median and the median of the per-round ratios.
-fn interleaved(rounds: usize) {
-    let Setup { rt, same_capabilities, registry, .. } = &*SETUP;
-    let provider = || {
+/// Epochs of the interleaved run, each with fresh processes.
+const EPOCHS: usize = 6;
+
+/// One side of the interleaved run.
+enum Side {
+    Provider(ToolRegistry),
+    Rmcp(Plain),
+}
+
+impl Side {
+    /// Times one call, in microseconds.
+    fn call(&self, rt: &tokio::runtime::Runtime) -> f64 {
         let started = std::time::Instant::now();
         rt.block_on(async {
-            let result = registry.invoke(divan::black_box(ToolInvocation::new("slow_echo", arguments())), None).await;
-            assert_eq!(result.content, "hello");
+            match self {
+                Side::Provider(registry) => {
+                    let call = ToolInvocation::new("slow_echo", arguments());
+                    let result = registry.invoke(divan::black_box(call), None).await;
+                    assert_eq!(result.content, "hello");
+                }
+                Side::Rmcp(client) => {
+                    let arguments: Map<String, Value> = arguments().as_object().cloned().unwrap_or_default();
+                    let call = CallToolRequestParams::new("slow_echo").with_arguments(arguments);
+                    let result = client.peer().call_tool(divan::black_box(call)).await.unwrap();
+                    assert_eq!(result.content[0].as_text().map(|t| t.text.as_str()), Some("hello"));
+                }
+            }
         });
-        started.elapsed().as_secs_f64()
-    };
-    let baseline = || {
-        let started = std::time::Instant::now();
+        started.elapsed().as_secs_f64() * 1e6
+    }
+
+    async fn close(self) {
+        match self {
+            Side::Provider(registry) => drop(registry.close().await),
+            Side::Rmcp(client) => drop(client.cancel().await),
+        }
+    }
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// Runs `epochs` epochs of `rounds` rounds (see the crate docs) and prints, per epoch and over
+/// all, the median per-round ratio of the provider to rmcp and of rmcp to rmcp.
+fn interleaved(epochs: usize, rounds: usize) {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let (mut ours, mut aa, mut times) = (Vec::new(), Vec::new(), [Vec::new(), Vec::new(), Vec::new()]);
+    for epoch in 0..epochs {
+        // Sides: 0 the provider, 1 rmcp, 2 rmcp again; started in a rotating order.
+        let mut sides: [Option<Side>; 3] = [None, None, None];
         rt.block_on(async {
-            let arguments: Map<String, Value> = arguments().as_object().cloned().unwrap_or_default();
-            let call = CallToolRequestParams::new("slow_echo").with_arguments(arguments);
-            let result = same_capabilities.peer().call_tool(divan::black_box(call)).await.unwrap();
-            assert_eq!(result.content[0].as_text().map(|t| t.text.as_str()), Some("hello"));
+            for k in 0..3 {
+                let side = (epoch + k) % 3;
+                sides[side] = Some(match side {
+                    0 => Side::Provider(provider_registry().await),
+                    _ => Side::Rmcp(plain_client(same_capabilities()).await),
+                });
+            }
         });
-        started.elapsed().as_secs_f64()
-    };
-    for _ in 0..200 {
-        provider();
-        baseline();
+        let sides = sides.map(|s| s.expect("every side was started"));
+        for round in 0..200 {
+            sides[round % 3].call(&rt);
+        }
+        let (mut epoch_ours, mut epoch_aa) = (Vec::new(), Vec::new());
+        for round in 0..rounds {
+            let mut took = [0.0; 3];
+            for k in 0..3 {
+                let side = (round + k) % 3;
+                took[side] = sides[side].call(&rt);
+            }
+            epoch_ours.push(took[0] / took[1]);
+            epoch_aa.push(took[2] / took[1]);
+            for (all, t) in times.iter_mut().zip(took) {
+                all.push(t);
+            }
+        }
+        let (o, a) = (median(epoch_ours), median(epoch_aa));
+        println!("epoch {epoch}: provider / rmcp {o:.3}x, rmcp / rmcp {a:.3}x");
+        ours.push(o);
+        aa.push(a);
+        rt.block_on(async {
+            for side in sides {
+                side.close().await;
+            }
+        });
     }
-    let (mut ours, mut theirs, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
-    for round in 0..rounds {
-        let (a, b) = if round % 2 == 0 {
-            let a = provider();
-            (a, baseline())
-        } else {
-            let b = baseline();
-            (provider(), b)
-        };
-        ours.push(a);
-        theirs.push(b);
-        ratios.push(a / b);
-    }
-    let median = |v: &mut Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
+    let [provider, rmcp, _] = times.map(median);
     println!(
-        "interleaved, {rounds} rounds: provider {:.1} µs, rmcp (same capabilities) {:.1} µs, median ratio {:.3}x",
-        median(&mut ours) * 1e6,
-        median(&mut theirs) * 1e6,
-        median(&mut ratios)
+        "interleaved, {epochs} epochs of {rounds} rounds: provider {provider:.1} µs, rmcp (same capabilities) \
+         {rmcp:.1} µs; median of the epochs' median ratios: provider / rmcp {:.3}x, rmcp / rmcp {:.3}x",
+        median(ours),
+        median(aa)
     );
 }
 
