@@ -10,7 +10,7 @@
 //! each with fresh server processes started in a rotating order, because which process started
 //! first (and so where the scheduler put it) moved a side's time by several percent for a whole
 //! run. Each round of an epoch times one call through the provider, one through the
-//! wire-identical rmcp client and one through a second such client, in a rotating order, so that
+//! wire-identical rmcp client and one through a second such client, in every order in turn, so that
 //! a machine getting busier or quieter moves all sides alike. The provider's ratio to the first
 //! client is the figure; the second client's ratio to the first (the same code on both sides) is
 //! printed beside it, as the resolution of the measurement.
@@ -87,6 +87,10 @@ fn main() {
 /// Epochs of the interleaved run, each with fresh processes.
 const EPOCHS: usize = 6;
 
+/// The orders of the three calls of a round, taken in turn: each side follows each other side
+/// as often, so no side always finds the caches as one particular other side left them.
+const ORDERS: [[usize; 3]; 6] = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 2, 1], [2, 1, 0], [1, 0, 2]];
+
 /// One side of the interleaved run.
 enum Side {
     Provider(ToolRegistry),
@@ -152,8 +156,7 @@ fn interleaved(epochs: usize, rounds: usize) {
         let (mut epoch_ours, mut epoch_aa) = (Vec::new(), Vec::new());
         for round in 0..rounds {
             let mut took = [0.0; 3];
-            for k in 0..3 {
-                let side = (round + k) % 3;
+            for side in ORDERS[round % ORDERS.len()] {
                 took[side] = sides[side].call(&rt);
             }
             epoch_ours.push(took[0] / took[1]);
