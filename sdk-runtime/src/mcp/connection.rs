@@ -1158,3 +1158,72 @@ impl ClientHandler for Bridge {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A caller that takes progress (and nothing else).
+    struct Listening;
+
+    impl Interaction for Listening {}
+
+    /// A connection that never connects (switched off): its calls table is driven by hand.
+    fn switched_off() -> Arc<Connection> {
+        let mut entry = McpServerEntry::stdio("unused");
+        entry.enabled = false;
+        Connection::start("s".into(), entry, None, Arc::new(|_: &str, _: &rmcp::model::Tool| None), Arc::new(|| {}))
+    }
+
+    /// Enters a call in flight that does not know its progress token yet; returns its number.
+    fn enter(connection: &Connection) -> u64 {
+        let number = connection.call_numbers.fetch_add(1, Ordering::Relaxed);
+        let call = InFlight {
+            generation: 0,
+            token: None,
+            caller: Some(Arc::new(Listening)),
+            progress: Some(Arc::new(tokio::sync::Mutex::new(f64::NEG_INFINITY))),
+        };
+        connection.calls().insert(number, call);
+        number
+    }
+
+    fn name(connection: &Connection, number: u64, token: &ProgressToken) {
+        if let Some(call) = connection.calls().get_mut(&number) {
+            call.token = Some(token.clone());
+        }
+        connection.tokens.notify_waiters();
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_report_that_overtakes_its_calls_token_waits_for_it() {
+        let connection = switched_off();
+        let token = ProgressToken(rmcp::model::NumberOrString::Number(7));
+        let number = enter(&connection);
+        let waiting = tokio::spawn({
+            let connection = Arc::clone(&connection);
+            let token = token.clone();
+            async move { connection.progress_of(&token).await.is_some() }
+        });
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        assert!(!waiting.is_finished(), "the report waits while a call does not know its token");
+        name(&connection, number, &token);
+        assert!(waiting.await.unwrap(), "once named, the call takes the report");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_report_for_no_call_is_dropped_at_once_or_after_the_bounded_wait() {
+        let connection = switched_off();
+        let stray = ProgressToken(rmcp::model::NumberOrString::Number(99));
+        // Every call knows its token: a stray report is dropped without waiting.
+        let number = enter(&connection);
+        name(&connection, number, &ProgressToken(rmcp::model::NumberOrString::Number(1)));
+        let started = tokio::time::Instant::now();
+        assert!(connection.progress_of(&stray).await.is_none());
+        assert_eq!(started.elapsed(), Duration::ZERO);
+        // A call that never learns its token holds a stray report for TOKEN_WAIT, no longer.
+        enter(&connection);
+        assert!(connection.progress_of(&stray).await.is_none());
+        assert_eq!(started.elapsed(), TOKEN_WAIT);
+    }
+}
