@@ -2,7 +2,8 @@
 //! exactly its own tools as declared; a crash mid-call is a clear error, the process is started
 //! again and later calls succeed; a call the host gives up on is cancelled in the plugin; a
 //! restart or a changed binary swaps processes under concurrent calls without losing or
-//! misrouting one; a plugin that cannot start is disabled after its restarts run out.
+//! misrouting one; a plugin that cannot start is disabled after its restarts run out; a client
+//! that leaves before starting a session ends the plugin quietly.
 
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
@@ -244,4 +245,51 @@ async fn a_host_that_drops_its_provider_leaves_no_process_behind() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert!(!alive(&pid), "process {pid} outlived the provider");
+}
+
+/// Runs the plugin with `input` on its stdin, then closes it: how it exits, and its stderr.
+fn closed_after(input: &str) -> (std::process::ExitStatus, String) {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(PLUGIN)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the plugin starts");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    stdin.write_all(input.as_bytes()).expect("the plugin reads its stdin");
+    drop(stdin);
+    let until = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the plugin can be waited for") {
+            break status;
+        }
+        if Instant::now() > until {
+            child.kill().ok();
+            panic!("the plugin did not exit after its stdin was closed");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    child.stderr.take().expect("piped stderr").read_to_string(&mut stderr).ok();
+    (status, stderr)
+}
+
+#[test]
+fn a_client_that_leaves_before_a_session_ends_the_plugin_quietly() {
+    // A 2026-07-28 client that only asked `server/discover`, and one that sent nothing at all.
+    let discover = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "server/discover",
+        "params": {"_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "probe", "version": "1.0.0"},
+            "io.modelcontextprotocol/clientCapabilities": {}
+        }}
+    });
+    for input in [format!("{discover}\n"), String::new()] {
+        let (status, stderr) = closed_after(&input);
+        assert!(status.success(), "{status}: {stderr}");
+        assert!(!stderr.contains("could not start"), "{stderr}");
+    }
 }

@@ -192,8 +192,15 @@ impl McpServer {
 
     /// Serves the server on this process's stdin and stdout until the client closes them. Log
     /// nothing to stdout meanwhile: it carries the protocol.
+    ///
+    /// A client that closes its end before it has started a session (one that sent nothing, or
+    /// only `server/discover` or pings) ends this with `Ok`: nothing was left to serve.
     pub async fn serve_stdio(self) -> Result<(), McpServerError> {
-        let running = self.serve(rmcp::transport::stdio()).await?;
+        let running = match ServiceExt::serve(self, rmcp::transport::stdio()).await {
+            Ok(running) => running,
+            Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+            Err(error) => return Err(McpServerError::Session(error.to_string())),
+        };
         running.waiting().await.map_err(|e| McpServerError::Session(e.to_string()))?;
         Ok(())
     }
