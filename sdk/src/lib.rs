@@ -115,6 +115,23 @@
 //! assert_eq!(properties.keys().collect::<Vec<_>>(), ["reasoning", "answer"]);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # Exact numbers, and why `serde_json`'s `float_roundtrip` is on
+//!
+//! `toolhook` also turns on `serde_json`'s `float_roundtrip` feature, for every crate of the
+//! build in the same way. Without it, `serde_json` reads some floats one unit in the last place
+//! off. With it, a number written as JSON reads back as the same `f64`. This covers a model's
+//! arguments, and a schema's defaults and bounds. A schema's text that `#[tool]` rendered at
+//! compile time is then the same bytes as the schema a registry parses from it, so the
+//! definitions' JSON text can copy it unparsed. The price is slower float parsing, about 2×
+//! for floats alone.
+//!
+//! ```
+//! let text = "6.785721717737062e-143";
+//! let value: serde_json::Value = serde_json::from_str(text)?;
+//! assert_eq!(value.to_string(), text);
+//! # Ok::<(), serde_json::Error>(())
+//! ```
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
