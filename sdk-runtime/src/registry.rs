@@ -499,11 +499,7 @@ impl ToolRegistry {
         locale: Locale,
     ) -> Arc<str> {
         let routes = self.routes(ctx).await;
-        routes.rendered(dialect, locale, || {
-            serde_json::to_string(&self.definitions(&routes, dialect, locale))
-                .unwrap_or_else(|_| "[]".to_owned())
-                .into()
-        })
+        routes.rendered(dialect, locale, || self.definitions_text(&routes, dialect, locale).into())
     }
 
     /// The model definition of one listed tool, as [`get_llm_definitions_in`](Self::get_llm_definitions_in)
@@ -519,15 +515,46 @@ impl ToolRegistry {
         routes.iter().map(|route| self.definition_named(route.spec(), route.name(), dialect, locale)).collect()
     }
 
-    /// [`definition`](Self::definition) of a spec listed under `name`.
-    fn definition_named(&self, spec: &ToolSpec, name: &str, dialect: Dialect, locale: Locale) -> Value {
+    /// [`definitions`](Self::definitions) as the JSON array text, written without building the
+    /// values where the dialect allows (see `ToolSpec::__write_llm_definition`).
+    fn definitions_text(&self, routes: &Routes, dialect: Dialect, locale: Locale) -> String {
+        let mut out = Vec::with_capacity(512 * routes.iter().len().min(4096));
+        out.push(b'[');
+        for (i, route) in routes.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            let (spec, name) = (route.spec(), route.name());
+            let description = self.description_of(spec, locale);
+            if let Err(error) = spec.__write_llm_definition(&mut out, name, dialect, locale, &description) {
+                tracing::warn!(tool = name, %dialect, %error, "sending the tool in the non-strict form");
+                let non_strict =
+                    spec.__write_llm_definition(&mut out, name, dialect.non_strict(), locale, &description);
+                if non_strict.is_err() {
+                    out.extend_from_slice(b"null");
+                }
+            }
+        }
+        out.push(b']');
+        // serde_json writes UTF-8, and so are the texts copied in.
+        String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    }
+
+    /// The description a definition carries: the brief, and the detailed description after it
+    /// when the registry sends it.
+    fn description_of<'s>(&self, spec: &'s ToolSpec, locale: Locale) -> std::borrow::Cow<'s, str> {
         let brief = spec.description(locale);
         let detailed = spec.detailed_description(locale);
-        let description = if self.inner.config.include_detailed_description && !detailed.is_empty() {
-            format!("{brief}\n\n{detailed}")
+        if self.inner.config.include_detailed_description && !detailed.is_empty() {
+            format!("{brief}\n\n{detailed}").into()
         } else {
-            brief.to_owned()
-        };
+            brief.into()
+        }
+    }
+
+    /// [`definition`](Self::definition) of a spec listed under `name`.
+    fn definition_named(&self, spec: &ToolSpec, name: &str, dialect: Dialect, locale: Locale) -> Value {
+        let description = self.description_of(spec, locale);
         match spec.__llm_definition_described(name, dialect, locale, &description) {
             Ok(def) => def,
             Err(error) => {

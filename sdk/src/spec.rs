@@ -91,6 +91,15 @@ impl Schema {
             Schema::Text { text, parsed } => parsed.get_or_init(|| crate::rust_schema::static_schema(text)),
         }
     }
+
+    /// The compile-time text, if the schema is one: `serde_json`'s compact form of a value, so
+    /// what serialising [`get`](Self::get) writes, byte for byte.
+    fn text(&self) -> Option<&'static str> {
+        match self {
+            Schema::Built(_) => None,
+            Schema::Text { text, .. } => Some(text),
+        }
+    }
 }
 
 impl SpecData {
@@ -225,6 +234,15 @@ impl ToolSpec {
         }
     }
 
+    /// [`parameters_schema_for`](Self::parameters_schema_for) as the JSON text `#[tool]` rendered
+    /// at compile time, if it is that text (serialising the schema writes the same bytes).
+    pub(crate) fn parameters_schema_text_for(&self, locale: Locale) -> Option<&'static str> {
+        match (locale, &self.content.schema_zh) {
+            (Locale::ZhHans, Some(_)) => None,
+            _ => self.content.schema.text(),
+        }
+    }
+
     /// The schema of the tool's structured output, if declared (`Json<T>` returns).
     pub fn output_schema(&self) -> Option<&Value> {
         self.content.output_schema.as_ref()
@@ -320,6 +338,22 @@ impl ToolSpec {
         description: &str,
     ) -> Result<Value, ProjectionError> {
         crate::dialect::project(self, name, dialect, locale, description)
+    }
+
+    /// [`__llm_definition_described`](Self::__llm_definition_described) as JSON text appended to
+    /// `out`: the same bytes as serialising that value. Where the dialect takes the parameters
+    /// schema as it is, the definition is written without being built, and a schema `#[tool]`
+    /// rendered at compile time is copied as its text, never parsed. Writes nothing on `Err`.
+    #[doc(hidden)]
+    pub fn __write_llm_definition(
+        &self,
+        out: &mut Vec<u8>,
+        name: &str,
+        dialect: Dialect,
+        locale: Locale,
+        description: &str,
+    ) -> Result<(), ProjectionError> {
+        crate::dialect::write(self, out, name, dialect, locale, description)
     }
 
     /// The copy a registry lists: renamed, with `registry_original_name` in its metadata and the

@@ -11,8 +11,10 @@
 //! - `registry_list`: `ToolRegistry` + `PluginToolProvider::from_declared()` + `list_tools`
 //!   (goal ≤ 1.1× `baseline_map`).
 //! - `baseline_openai_json`: the hand-written map rendered as the OpenAI Chat `tools` JSON text.
-//! - `registry_openai_json`: the registry's OpenAI Chat definitions as JSON text (goal ≤ 1.1×
-//!   `baseline_openai_json`).
+//! - `registry_openai_json`: the registry's OpenAI Chat definitions as the JSON text a host
+//!   sends (`llm_definitions_json`; goal ≤ 1.1× `baseline_openai_json`).
+//! - `registry_openai_values`: the same definitions as values (`get_llm_definitions`), which the
+//!   program then serialises itself.
 //!
 //! `cargo bench -p toolhook-runtime --bench first_listing`
 
@@ -92,6 +94,10 @@ fn child(mode: &str) -> usize {
         }
         "registry_list" => runtime.block_on(registry().list_tools(None)).len(),
         "registry_openai_json" => {
+            let text = runtime.block_on(registry().llm_definitions_json(None, Dialect::OpenAiChat));
+            black_box(text.matches(r#"{"type":"function","#).count())
+        }
+        "registry_openai_values" => {
             let definitions = runtime.block_on(registry().get_llm_definitions(None, Dialect::OpenAiChat));
             black_box(serde_json::to_string(&definitions).expect("JSON"));
             definitions.len()
@@ -132,4 +138,9 @@ fn baseline_openai_json(b: Bencher<'_, '_>) {
 #[divan::bench(sample_count = 40, sample_size = 1)]
 fn registry_openai_json(b: Bencher<'_, '_>) {
     run(b, "registry_openai_json");
+}
+
+#[divan::bench(sample_count = 40, sample_size = 1)]
+fn registry_openai_values(b: Bencher<'_, '_>) {
+    run(b, "registry_openai_values");
 }

@@ -147,6 +147,52 @@ pub enum ProjectionError {
     },
 }
 
+/// [`project`] as JSON text appended to `out`, the same bytes as serialising its value: the
+/// dialects that take the parameters schema as it is are written directly (the schema as its
+/// compile-time text when it has one), the others projected and serialised. Writes nothing on
+/// `Err`.
+pub(crate) fn write(
+    spec: &ToolSpec,
+    out: &mut Vec<u8>,
+    name: &str,
+    dialect: Dialect,
+    locale: Locale,
+    description: &str,
+) -> Result<(), ProjectionError> {
+    // Each shape: what comes before the name, the key of the schema, and what closes it.
+    let (open, schema_key, close) = match dialect {
+        Dialect::Neutral => ("{", "parameters_schema", "}"),
+        Dialect::OpenAiChat => (r#"{"type":"function","function":{"#, "parameters", "}}"),
+        Dialect::OpenAiResponses => (r#"{"type":"function","#, "parameters", r#","strict":false}"#),
+        Dialect::Anthropic => ("{", "input_schema", "}"),
+        _ => {
+            let definition = project(spec, name, dialect, locale, description)?;
+            put(out, &definition);
+            return Ok(());
+        }
+    };
+    out.extend_from_slice(open.as_bytes());
+    out.extend_from_slice(br#""name":"#);
+    put(out, name);
+    out.extend_from_slice(br#","description":"#);
+    put(out, description);
+    out.push(b',');
+    put(out, schema_key);
+    out.push(b':');
+    match spec.parameters_schema_text_for(locale) {
+        Some(text) => out.extend_from_slice(text.as_bytes()),
+        None => put(out, spec.parameters_schema_for(locale)),
+    }
+    out.extend_from_slice(close.as_bytes());
+    Ok(())
+}
+
+/// Appends `value` as compact JSON. This cannot fail: a `Vec`'s writes never do, and what is
+/// written here (strings, `Value`s, whose keys are strings) always serialises.
+fn put(out: &mut Vec<u8>, value: &(impl serde::Serialize + ?Sized)) {
+    let _ = serde_json::to_writer(out, value);
+}
+
 pub(crate) fn project(
     spec: &ToolSpec,
     name: &str,
