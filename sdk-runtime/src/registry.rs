@@ -464,6 +464,11 @@ impl ToolRegistry {
     /// tools on every request pays for a reference count, not a rendering. Any change of the
     /// tools (a provider registered, removed or announcing a change) renders it anew.
     ///
+    /// The dialects that take a tool's schema as it is (neutral, OpenAI Chat and Responses,
+    /// Anthropic) are written straight to text, a `#[tool]`'s schema as the text rendered at
+    /// compile time, never parsed; the others are built and serialised. Either way the text is
+    /// exactly the serialised [`get_llm_definitions`](Self::get_llm_definitions).
+    ///
     /// ```
     /// use toolhook::{Dialect, tool};
     /// use toolhook_runtime::{PluginToolProvider, ToolRegistry};
