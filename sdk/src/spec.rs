@@ -93,7 +93,10 @@ impl Schema {
     }
 
     /// The compile-time text, if the schema is one: `serde_json`'s compact form of a value, so
-    /// what serialising [`get`](Self::get) writes, byte for byte.
+    /// what serialising [`get`](Self::get) writes, byte for byte (`float_roundtrip` makes every
+    /// number read back as written). One exception cannot come from `#[tool]`, whose schemas
+    /// refer to nested types through `$defs`: a text nested deeper than `serde_json` parses (128
+    /// levels) reads as `{}`, and the text is then the schema as written.
     fn text(&self) -> Option<&'static str> {
         match self {
             Schema::Built(_) => None,
