@@ -99,6 +99,38 @@ impl RoundTools {
     pub fn definitions(&self, dialect: Dialect) -> Vec<Value> {
         self.advertised.iter().map(|spec| self.registry.definition(spec, dialect, self.registry.locale())).collect()
     }
+
+    /// [`definitions`](Self::definitions) as the JSON array text a model API receives, byte for
+    /// byte their serialisation. It is written without building the values for the dialects
+    /// that take a schema as it is (neutral, OpenAI Chat and Responses, Anthropic), a `#[tool]`'s
+    /// schema as the text rendered at compile time.
+    ///
+    /// ```
+    /// use toolhook::{Dialect, ToolExecutionContext, tool};
+    /// use toolhook_runtime::{DeferredTools, PluginToolProvider, ToolRegistry};
+    ///
+    /// /// Say a city's local time.
+    /// #[tool(core_tool = true)]
+    /// fn local_time(
+    ///     /// The city's name.
+    ///     city: String,
+    /// ) -> String {
+    ///     format!("{city}: 12:00")
+    /// }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let registry = ToolRegistry::default();
+    /// registry.register_provider(PluginToolProvider::from_declared());
+    /// let round = DeferredTools::new().prepare_round(&registry, &ToolExecutionContext::for_session("s1")).await;
+    /// let text = round.definitions_json(Dialect::Anthropic);
+    /// assert_eq!(text, serde_json::to_string(&round.definitions(Dialect::Anthropic)).unwrap());
+    /// assert!(text.starts_with(r#"[{"name":""#));
+    /// # });
+    /// ```
+    pub fn definitions_json(&self, dialect: Dialect) -> String {
+        let specs = self.advertised.iter().map(|spec| (spec, spec.name()));
+        self.registry.definitions_text_of(specs, dialect, self.registry.locale())
+    }
 }
 
 impl DeferredTools {

@@ -520,16 +520,26 @@ impl ToolRegistry {
         routes.iter().map(|route| self.definition_named(route.spec(), route.name(), dialect, locale)).collect()
     }
 
-    /// [`definitions`](Self::definitions) as the JSON array text, written without building the
-    /// values where the dialect allows (see `ToolSpec::__write_llm_definition`).
+    /// [`definitions`](Self::definitions) as the JSON array text.
     fn definitions_text(&self, routes: &Routes, dialect: Dialect, locale: Locale) -> String {
-        let mut out = Vec::with_capacity(512 * routes.iter().len().min(4096));
+        self.definitions_text_of(routes.iter().map(|route| (route.spec(), route.name())), dialect, locale)
+    }
+
+    /// The definitions of specs listed under names, as the JSON array text: the serialised
+    /// [`definition_named`](Self::definition_named)s, written without building the values where
+    /// the dialect allows (see `ToolSpec::__write_llm_definition`).
+    pub(crate) fn definitions_text_of<'s>(
+        &self,
+        specs: impl ExactSizeIterator<Item = (&'s ToolSpec, &'s str)>,
+        dialect: Dialect,
+        locale: Locale,
+    ) -> String {
+        let mut out = Vec::with_capacity(512 * specs.len().min(4096));
         out.push(b'[');
-        for (i, route) in routes.iter().enumerate() {
+        for (i, (spec, name)) in specs.enumerate() {
             if i > 0 {
                 out.push(b',');
             }
-            let (spec, name) = (route.spec(), route.name());
             let description = self.description_of(spec, locale);
             if let Err(error) = spec.__write_llm_definition(&mut out, name, dialect, locale, &description) {
                 tracing::warn!(tool = name, %dialect, %error, "sending the tool in the non-strict form");

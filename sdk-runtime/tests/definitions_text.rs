@@ -1,12 +1,15 @@
-//! The definitions' JSON text (`ToolRegistry::llm_definitions_json`) is written without building
-//! the definitions where a dialect takes the schema as it is, copying a `#[tool]`'s compile-time
-//! schema text: whatever the tools, it is byte for byte the serialised definitions
-//! (`get_llm_definitions`), in every dialect and locale.
+//! The definitions' JSON text (`ToolRegistry::llm_definitions_json`,
+//! `RoundTools::definitions_json`) is written without building the definitions where a dialect
+//! takes the schema as it is, copying a `#[tool]`'s compile-time schema text: whatever the tools,
+//! it is byte for byte the serialised definitions (`get_llm_definitions`,
+//! `RoundTools::definitions`), in every dialect and locale.
 
 use proptest::prelude::*;
 use serde_json::{Map, Value};
-use toolhook::{Dialect, Locale, ToolExecutionResult, ToolSpec, tool};
-use toolhook_runtime::{BuiltinTool, BuiltinToolProvider, PluginToolProvider, RegistryConfig, ToolRegistry};
+use toolhook::{Dialect, Locale, ToolExecutionContext, ToolExecutionResult, ToolSpec, tool};
+use toolhook_runtime::{
+    BuiltinTool, BuiltinToolProvider, DeferredTools, PluginToolProvider, RegistryConfig, ToolRegistry,
+};
 
 const DIALECTS: [Dialect; 8] = [
     Dialect::Neutral,
@@ -93,6 +96,28 @@ fn assert_text_is_the_serialised_definitions(registry: &ToolRegistry) -> Result<
         }
         Ok(())
     })
+}
+
+#[test]
+fn a_rounds_definitions_are_written_as_they_serialise() {
+    let registry = ToolRegistry::default();
+    registry.register_provider(PluginToolProvider::from_declared());
+    let deferred = DeferredTools::new();
+    let ctx = ToolExecutionContext::for_session("s1");
+    block_on(async {
+        // Before and after the session finds the deferred tools: one visible tool, then three.
+        for (found, advertised) in [(false, 1), (true, 3)] {
+            if found {
+                deferred.discover("s1", ["count_words", "ping"]);
+            }
+            let round = deferred.prepare_round(&registry, &ctx).await;
+            assert_eq!(round.advertised().len(), advertised);
+            for dialect in DIALECTS {
+                let text = round.definitions_json(dialect);
+                assert_eq!(text, serde_json::to_string(&round.definitions(dialect)).unwrap(), "{dialect}");
+            }
+        }
+    });
 }
 
 #[test]
