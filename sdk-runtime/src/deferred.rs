@@ -109,13 +109,13 @@ impl RoundTools {
     /// use toolhook::{Dialect, ToolExecutionContext, tool};
     /// use toolhook_runtime::{DeferredTools, PluginToolProvider, ToolRegistry};
     ///
-    /// /// Say a city's local time.
+    /// /// Say when the sun rises in a city.
     /// #[tool(core_tool = true)]
-    /// fn local_time(
+    /// fn sunrise(
     ///     /// The city's name.
     ///     city: String,
     /// ) -> String {
-    ///     format!("{city}: 12:00")
+    ///     format!("{city}: 06:12")
     /// }
     ///
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
