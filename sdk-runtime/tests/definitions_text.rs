@@ -11,17 +11,6 @@ use toolhook_runtime::{
     BuiltinTool, BuiltinToolProvider, DeferredTools, PluginToolProvider, RegistryConfig, ToolRegistry,
 };
 
-const DIALECTS: [Dialect; 8] = [
-    Dialect::Neutral,
-    Dialect::OpenAiChat,
-    Dialect::OpenAiChatStrict,
-    Dialect::OpenAiResponses,
-    Dialect::OpenAiResponsesStrict,
-    Dialect::Anthropic,
-    Dialect::Gemini,
-    Dialect::Mcp,
-];
-
 /// A point on a map.
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 #[allow(dead_code)]
@@ -87,7 +76,7 @@ fn block_on<F: std::future::Future>(future: F) -> F::Output {
 /// Asserts that the text equals the serialised definitions, for every dialect and locale.
 fn assert_text_is_the_serialised_definitions(registry: &ToolRegistry) -> Result<(), TestCaseError> {
     block_on(async {
-        for dialect in DIALECTS {
+        for dialect in Dialect::ALL {
             for locale in [Locale::En, Locale::ZhHans] {
                 let text = registry.llm_definitions_json_in(None, dialect, locale).await;
                 let values = registry.get_llm_definitions_in(None, dialect, locale).await;
@@ -112,7 +101,7 @@ fn a_rounds_definitions_are_written_as_they_serialise() {
             }
             let round = deferred.prepare_round(&registry, &ctx).await;
             assert_eq!(round.advertised().len(), advertised);
-            for dialect in DIALECTS {
+            for dialect in Dialect::ALL {
                 let text = round.definitions_json(dialect);
                 assert_eq!(text, serde_json::to_string(&round.definitions(dialect)).unwrap(), "{dialect}");
             }
