@@ -130,15 +130,27 @@ impl<T> Drop for DropGuard<'_, T> {
 /// the thread) is a timeout all the same. The first poll is measured from `started` (one clock
 /// read less per call; what ran before it counts as blocking, as it does against the deadline).
 pub(crate) async fn run<T>(future: BoxFuture<'_, T>, limit: Option<Duration>, started: Instant) -> Guarded<T> {
+    run_timed(future, limit, started).await.0
+}
+
+/// [`run`], also giving the clock reading taken when it ended, so that a caller running several
+/// futures one after another starts the next from it: one clock read per future, not two.
+pub(crate) async fn run_timed<T>(
+    future: BoxFuture<'_, T>,
+    limit: Option<Duration>,
+    started: Instant,
+) -> (Guarded<T>, Instant) {
     let mut guard = DropGuard::new(future);
     let deadline = limit.map(|limit| (limit, started + limit));
     let mut timer: Option<Pin<Box<tokio::time::Sleep>>> = None;
     let mut longest = Duration::ZERO;
     let mut first_poll = true;
-    std::future::poll_fn(move |cx| {
+    let mut ended = started;
+    let outcome = std::future::poll_fn(|cx| {
         let before = if std::mem::take(&mut first_poll) { started } else { Instant::now() };
         let polled = guard.poll_guarded(cx);
         let after = Instant::now();
+        ended = after;
         longest = longest.max(after.saturating_duration_since(before));
         let timed_out = |limit: Duration| TimedOut { limit, blocked_for: (longest > limit).then_some(longest) };
         match polled {
@@ -178,7 +190,8 @@ pub(crate) async fn run<T>(future: BoxFuture<'_, T>, limit: Option<Duration>, st
             }
         }
     })
-    .await
+    .await;
+    (outcome, ended)
 }
 
 /// A timer for `deadline`, or why there is none (checked without panicking where tokio allows,

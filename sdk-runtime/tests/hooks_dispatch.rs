@@ -386,6 +386,27 @@ async fn a_handler_that_blocks_its_thread_past_its_timeout_times_out_and_counts_
     );
 }
 
+#[tokio::test]
+async fn each_blocking_handler_is_timed_from_its_own_start_not_from_the_dispatch() {
+    let d = dispatcher(demo());
+    // Three handlers that each block for 60 ms, under 150 ms each: together they take 180 ms,
+    // more than any one's timeout, and none of them is late.
+    let entries = (0..3)
+        .map(|i| {
+            HookHandlerEntry::new(format!("b{i}"), "demo.hook", |_: HookArgs, _: HookContext| async {
+                std::thread::sleep(Duration::from_millis(60));
+                HookOutcome::<HookArgs>::proceed()
+            })
+            .timeout(Duration::from_millis(150))
+        })
+        .collect();
+    d.register_plugin("p", Source::ThirdParty, entries).unwrap();
+    let started = std::time::Instant::now();
+    let result = d.invoke("demo.hook", HookArgs::new()).await.unwrap();
+    assert!(started.elapsed() >= Duration::from_millis(180));
+    assert!(result.errors.is_empty(), "{:?}", result.errors);
+}
+
 #[tokio::test(start_paused = true)]
 async fn invoke_and_wait_waits_only_for_the_observers_it_started() {
     let specs = vec![HookSpec::new("demo.hook"), HookSpec::new("other.hook")];
@@ -577,7 +598,7 @@ fn method_handler(
     Box::pin(async move {
         match instance.and_then(|i| i.downcast::<u32>().ok()) {
             Some(n) => Ok(toolhook::hooks::HandlerOutcome {
-                custom_result: Some(json!(*n)),
+                custom_result: Some(Box::new(json!(*n))),
                 ..toolhook::hooks::HandlerOutcome::proceed()
             }),
             None => Err(toolhook::__private::hook_plugin_not_loaded("acme.counter")),

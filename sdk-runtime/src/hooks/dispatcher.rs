@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 use tokio::sync::oneshot;
+use tokio::time::Instant;
 use toolhook::Locale;
 use toolhook::hooks::{
     ErrorPolicy, HandlerOutcome, HookAction, HookArgs, HookContext, HookHandlerError, HookMode, HookNames, HookOrder,
@@ -557,6 +558,8 @@ impl HookDispatcher {
         // is submitted, after the blocking handlers before it).
         let mut shared: Option<(usize, Arc<HookArgs>)> = None;
         let mut changes = 0usize;
+        // One clock read per blocking handler: each starts when the one before it returned.
+        let mut clock = Instant::now();
         for target in targets.iter() {
             if self.is_shut_down() {
                 break;
@@ -592,7 +595,8 @@ impl HookDispatcher {
                     });
                 }
                 HookMode::Blocking => {
-                    let run = inner.run(target, result.kwargs.clone(), timeout).await;
+                    let (run, ended) = inner.run(target, result.kwargs.clone(), timeout, clock).await;
+                    clock = ended;
                     changes += 1;
                     inner.merge(&mut result, &spec, target, run);
                     if result.aborted {
@@ -624,10 +628,12 @@ impl Inner {
         }
     }
 
-    /// one call, with its loaded check, breaker permit, timeout and panic catching.
-    async fn run(&self, handler: &Handler, kwargs: HookArgs, timeout: Duration) -> Run {
+    /// one call, with its loaded check, breaker permit, timeout and panic catching; its timeout
+    /// counts from `started`. Also gives the clock reading taken when the handler returned
+    /// (`started` when it did not run), from which the next handler of a dispatch starts.
+    async fn run(&self, handler: &Handler, kwargs: HookArgs, timeout: Duration, started: Instant) -> (Run, Instant) {
         if handler.missing_instance || !handler.loaded.load(Ordering::Relaxed) {
-            return Run::Failed(self.not_loaded(handler.plugin_id()));
+            return (Run::Failed(self.not_loaded(handler.plugin_id())), started);
         }
         let probe = match self.breaker.acquire(handler.plugin_id()) {
             Permit::Granted { probe } => probe,
@@ -639,20 +645,19 @@ impl Inner {
                         "circuit breaker open: hook handler skipped"
                     );
                 }
-                return Run::Skipped;
+                return (Run::Skipped, started);
             }
         };
         let ticket = Ticket::new(&self.breaker, handler.plugin_id(), probe);
         let ctx = HookContext::from_parts(Arc::clone(&handler.names), handler.mode, timeout);
-        // The timeout counts from here: a handler that blocks its thread (even while its future
-        // is created) is timed out when it returns, and counts against its plugin. On timeout the
-        // future is dropped (a panic in its drop is contained), cancelling the handler.
-        let started = tokio::time::Instant::now();
-        let outcome = match guard::create(|| (handler.call)(kwargs, ctx)) {
-            Ok(future) => guard::run(future, Some(timeout), started).await,
-            Err(payload) => Guarded::Panicked(guard::panic_message(&*payload)),
+        // A handler that blocks its thread (even while its future is created) is timed out when
+        // it returns, and counts against its plugin. On timeout the future is dropped (a panic in
+        // its drop is contained), cancelling the handler.
+        let (outcome, ended) = match guard::create(|| (handler.call)(kwargs, ctx)) {
+            Ok(future) => guard::run_timed(future, Some(timeout), started).await,
+            Err(payload) => (Guarded::Panicked(guard::panic_message(&*payload)), Instant::now()),
         };
-        match outcome {
+        let run = match outcome {
             Guarded::TimedOut(timed_out) => {
                 ticket.report(Verdict::Failure);
                 if let Some(blocked) = timed_out.blocked_for {
@@ -695,7 +700,8 @@ impl Inner {
                 ticket.report(Verdict::Success);
                 Run::Failed(error.to_string().trim().to_owned())
             }
-        }
+        };
+        (run, ended)
     }
 
     fn failure_text(&self, full: &str, run: &Run) -> String {
@@ -747,7 +753,7 @@ impl Inner {
             }
         };
         if let Some(custom) = outcome.custom_result {
-            result.custom_results.push(custom);
+            result.custom_results.push(*custom);
         }
         if let Some(modification) = outcome.modified {
             if !spec.allow_kwargs_mutation {
@@ -789,7 +795,7 @@ impl Inner {
     async fn observe(&self, handler: &Handler, kwargs: HookArgs, timeout: Duration) {
         let full = handler.full_name();
         let hook = &**handler.names.hook_name();
-        match self.run(handler, kwargs, timeout).await {
+        match self.run(handler, kwargs, timeout, Instant::now()).await.0 {
             Run::Outcome(outcome) => {
                 if outcome.modified.is_some() || outcome.action == HookAction::Abort {
                     tracing::warn!(hook, handler = full, "observers cannot modify the arguments or abort; ignored");
