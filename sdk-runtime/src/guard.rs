@@ -6,7 +6,6 @@
 
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::time::Instant;
@@ -142,7 +141,9 @@ pub(crate) async fn run_timed<T>(
 ) -> (Guarded<T>, Instant) {
     let mut guard = DropGuard::new(future);
     let deadline = limit.map(|limit| (limit, started + limit));
-    let mut timer: Option<Pin<Box<tokio::time::Sleep>>> = None;
+    // Kept in this future rather than boxed: a call that waits arms it, and an allocation per
+    // such call would cost more than the timer.
+    let mut timer = std::pin::pin!(None::<tokio::time::Sleep>);
     let mut longest = Duration::ZERO;
     let mut first_poll = true;
     let mut ended = started;
@@ -168,17 +169,17 @@ pub(crate) async fn run_timed<T>(
             guard.release();
             return Poll::Ready(Guarded::TimedOut(timed_out(limit)));
         }
-        let sleep = match &mut timer {
-            Some(sleep) => sleep,
-            None => match arm(deadline) {
-                Ok(sleep) => timer.insert(sleep),
+        if timer.is_none() {
+            match arm(deadline) {
+                Ok(sleep) => timer.set(Some(sleep)),
                 Err(missing) => {
                     guard.release();
                     return Poll::Ready(Guarded::NoTimer(missing));
                 }
-            },
-        };
-        match catch_unwind(AssertUnwindSafe(|| sleep.as_mut().poll(cx))) {
+            }
+        }
+        let Some(sleep) = timer.as_mut().as_pin_mut() else { return Poll::Pending };
+        match catch_unwind(AssertUnwindSafe(|| sleep.poll(cx))) {
             Ok(Poll::Pending) => Poll::Pending,
             Ok(Poll::Ready(())) => {
                 guard.release();
@@ -196,11 +197,11 @@ pub(crate) async fn run_timed<T>(
 
 /// A timer for `deadline`, or why there is none (checked without panicking where tokio allows,
 /// and with the panic caught where it does not).
-fn arm(deadline: Instant) -> Result<Pin<Box<tokio::time::Sleep>>, NoTimer> {
+fn arm(deadline: Instant) -> Result<tokio::time::Sleep, NoTimer> {
     if tokio::runtime::Handle::try_current().is_err() {
         return Err(NoTimer::NoRuntime);
     }
-    catch_unwind(|| Box::pin(tokio::time::sleep_until(deadline))).map_err(|_| NoTimer::TimersDisabled)
+    catch_unwind(|| tokio::time::sleep_until(deadline)).map_err(|_| NoTimer::TimersDisabled)
 }
 
 /// Waits for `future` until `deadline`; `None` when the deadline passed (or no timer exists).
