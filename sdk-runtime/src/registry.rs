@@ -605,7 +605,6 @@ impl ToolRegistry {
         let started = Instant::now();
         let config = &self.inner.config;
         let locale = config.locale;
-        let requested = call.tool_name.clone();
         // Finding the tool waits at most as long as the call may take.
         let find_by =
             started + config.default_timeout.map_or(config.listing_timeout, |t| t.min(config.listing_timeout));
@@ -613,9 +612,10 @@ impl ToolRegistry {
         let routes = match self.routes_now(caller) {
             Some(routes) => routes,
             // The slow path is boxed so that the call's future stays small.
-            None => Box::pin(self.resolve(caller, Some(&requested), find_by)).await,
+            None => Box::pin(self.resolve(caller, Some(&call.tool_name), find_by)).await,
         };
-        let Some(route) = routes.get(&requested) else {
+        let Some(route) = routes.get(&call.tool_name) else {
+            let requested = call.tool_name;
             tracing::debug!(tool = %shown(&requested), "tool not found, not available or denied in this context");
             let reason = self.snapshot().entries.iter().find_map(|e| e.provider.unavailable_reason(&requested));
             let text = match reason {
@@ -630,12 +630,14 @@ impl ToolRegistry {
             }
             return (result, None);
         };
+        // The name the caller asked for, borrowed from the route: the result is named after it.
+        let requested = route.name();
         // The provider's spec: its content (schemas, timeout) is the listed copy's, without the
         // copy's renaming, which this path does not need.
         let spec = route.spec();
         let found = Some(spec.clone());
         if let Some(error) = self.check_argument_limits(&call.arguments) {
-            let text = failure_text(&requested, &error.into_tool_error(), locale);
+            let text = failure_text(requested, &error.into_tool_error(), locale);
             // A value nested too deep for the stack is taken apart without recursion.
             if let ToolArguments::Value(value) = call.arguments {
                 toolhook::args::drop_deep(value);
@@ -644,21 +646,24 @@ impl ToolRegistry {
         }
         let mut call = call;
         call.arguments = from_strict(std::mem::take(&mut call.arguments), spec.parameters_schema());
-        provider_call(route, &mut call, &requested);
+        let server = provider_call(route, &mut call, requested);
         // Providers produce texts in the registry's locale.
         let localized =
             ctx.filter(|c| c.locale != locale).map(|c| Box::new(ToolExecutionContext { locale, ..c.clone() }));
         let ctx = localized.as_deref().or(ctx);
         let timeout = spec.timeout().or(config.default_timeout);
         let provider = route.provider();
-        let outcome = match guard::create(|| provider.invoke(call, ctx)) {
+        let outcome = match guard::create(|| match server {
+            Some(server) => provider.__invoke_on_server(call, ctx, server),
+            None => provider.invoke(call, ctx),
+        }) {
             Ok(future) => match guard::run(future, timeout, started).await {
                 Guarded::Finished(outcome) => outcome,
                 Guarded::Panicked(message) => Err(ToolError::panic(message.unwrap_or_default())),
                 Guarded::TimedOut(timed_out) => {
                     if let Some(blocked) = timed_out.blocked_for {
                         tracing::warn!(
-                            tool = %shown(&requested),
+                            tool = %shown(requested),
                             provider = provider.provider_name(),
                             blocked_ms = blocked.as_millis() as u64,
                             timeout_ms = timed_out.limit.as_millis() as u64,
@@ -673,12 +678,15 @@ impl ToolRegistry {
         };
         let result = match outcome {
             Ok(mut result) => {
-                result.tool_name = requested;
+                // Most providers name the result after the tool already.
+                if result.tool_name != requested {
+                    result.tool_name = requested.to_owned();
+                }
                 result
             }
             Err(error) => {
-                tracing::error!(tool = %shown(&requested), provider = provider.provider_name(), %error, "tool call failed");
-                let text = failure_text(&requested, &error, locale);
+                tracing::error!(tool = %shown(requested), provider = provider.provider_name(), %error, "tool call failed");
+                let text = failure_text(requested, &error, locale);
                 ToolExecutionResult::failure(requested, text)
             }
         };
@@ -819,8 +827,9 @@ impl ProviderSet {
 }
 
 /// The invocation a provider receives: its own name for the tool, and where the tool comes
-/// from when the provider needs to know.
-fn provider_call(route: RouteRef<'_>, call: &mut ToolInvocation, requested: &str) {
+/// from when the provider needs to know. Returns the MCP server a call of an MCP-type provider
+/// names, which [`ToolProvider::__invoke_on_server`] passes on.
+fn provider_call<'r>(route: RouteRef<'r>, call: &mut ToolInvocation, requested: &str) -> Option<&'r str> {
     if route.original_name() != requested {
         call.tool_name = route.original_name().to_owned();
     }
@@ -832,16 +841,17 @@ fn provider_call(route: RouteRef<'_>, call: &mut ToolInvocation, requested: &str
         "plugin" if route.ambiguous() || call.metadata.contains_key("plugin_id") => Some(("plugin_id", "plugin_id")),
         _ => None,
     };
-    if let Some((key, from)) = pinned_key {
-        match route.spec().metadata().get(from).filter(|v| v.as_str().is_some_and(|s| !s.is_empty())) {
-            Some(value) => {
-                call.metadata.insert(key.to_owned(), value.clone());
-            }
-            None => {
-                call.metadata.remove(key);
-            }
+    let (key, from) = pinned_key?;
+    match route.spec().metadata().get(from).and_then(Value::as_str).filter(|s| !s.is_empty()) {
+        Some(server) if key == "mcp_server_name" => return Some(server),
+        Some(value) => {
+            call.metadata.insert(key.to_owned(), Value::from(value));
+        }
+        None => {
+            call.metadata.remove(key);
         }
     }
+    None
 }
 
 /// `Timeout: no result within {n} ms` and its zh-Hans form.

@@ -21,7 +21,10 @@ use toolhook_runtime::mcp::{
 
 /// Both protocol eras: 2026-07-28 (stateless) and 2025-11-25 (sessions).
 const ERAS: [McpProtocol; 2] = [McpProtocol::Stateless, McpProtocol::Initialize];
-use toolhook_runtime::{BuiltinTool, BuiltinToolProvider, PluginToolProvider, ToolRegistry, split_tool_result};
+use toolhook_runtime::{
+    BuiltinTool, BuiltinToolProvider, DuplicatePolicy, PluginToolProvider, RegistryConfig, ToolRegistry,
+    split_tool_result,
+};
 
 // ---- the server's tools ----------------------------------------------------------------------------
 
@@ -326,6 +329,38 @@ async fn progress_logs_and_questions_reach_the_caller_else_the_host_on(protocol:
         using(McpServerEntry::http(url(&server)).protocol(protocol), McpToolProvider::new).await;
     let declined = call(&registry, "remote_ask", json!({})).await;
     assert_eq!(declined.content, "you like nothing", "nobody to ask: declined");
+    server.shutdown().await;
+}
+
+/// Two servers listing the same tools: the registry renames the second's, and each name reaches
+/// the server it was listed from (a caller's own `mcp_server_name` cannot redirect a call).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_name_reaches_the_server_it_was_listed_from() {
+    let remote = served();
+    let server = serve(&remote, "127.0.0.1:0").await;
+    let config = McpServersConfig::default()
+        .server("alpha", McpServerEntry::http(url(&server)))
+        .server("beta", McpServerEntry::http(url(&server)));
+    let provider = McpToolProvider::new(&config);
+    let registry = ToolRegistry::new(RegistryConfig::default().duplicate_policy(DuplicatePolicy::Rename));
+    registry.register_provider(provider.clone());
+    provider.wait_connected(Duration::from_secs(20)).await;
+    let weather: Vec<ToolSpec> =
+        registry.list_tools(None).await.into_iter().filter(|s| s.name().ends_with("remote_weather")).collect();
+    assert_eq!(weather.len(), 2, "{:?}", weather.iter().map(ToolSpec::name).collect::<Vec<_>>());
+    let mut servers = Vec::new();
+    for spec in &weather {
+        let listed_from = spec.metadata()["server_name"].clone();
+        let forged = ToolInvocation::new(spec.name(), json!({"city": "Paris"}))
+            .with_metadata("mcp_server_name", json!("somewhere-else"));
+        let result = registry.invoke(forged, None).await;
+        assert!(result.success, "{}: {}", spec.name(), result.error_message);
+        assert_eq!(result.content, "Paris: sunny for 1 day(s)");
+        assert_eq!(result.metadata["server_name"], listed_from, "{}", spec.name());
+        servers.push(listed_from);
+    }
+    servers.sort_by_key(|s| s.to_string());
+    assert_eq!(servers, [json!("alpha"), json!("beta")]);
     server.shutdown().await;
 }
 

@@ -141,6 +141,100 @@ impl McpToolProvider {
         self.find(|c| c.name == name)
     }
 
+    /// A call of `tool` on the server named `server` (else the first server that lists it).
+    fn invoke_on<'a>(
+        &'a self,
+        tool: String,
+        arguments: ToolArguments,
+        server: Option<&str>,
+        ctx: Option<&'a ToolExecutionContext>,
+    ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
+        let locale = ctx.map_or(self.inner.locale, |c| c.locale);
+        let lists = |c: &Connection| c.live().tools.iter().any(|s| s.name() == tool);
+        let connection = match server {
+            Some(server) => match self.connection(server) {
+                Some(connection) if lists(&connection) => connection,
+                Some(_) => {
+                    let text = locale.pick(
+                        format!("MCP server '{server}' does not provide tool '{tool}'"),
+                        format!("MCP 服务器 '{server}' 未提供工具 '{tool}'"),
+                    );
+                    return Box::pin(std::future::ready(Ok(ToolExecutionResult::failure(tool, text))));
+                }
+                None => return Box::pin(std::future::ready(Ok(not_found(&tool, locale)))),
+            },
+            None => match self.find(lists) {
+                Some(connection) => connection,
+                None => return Box::pin(std::future::ready(Ok(not_found(&tool, locale)))),
+            },
+        };
+        Box::pin(async move {
+            let arguments = match arguments {
+                ToolArguments::Value(Value::Object(map)) => Ok(map),
+                ToolArguments::Value(Value::Null) => Ok(Map::new()),
+                ToolArguments::Value(_) => Err(None),
+                ToolArguments::Text(text) if text.trim().is_empty() => Ok(Map::new()),
+                ToolArguments::Text(text) => match serde_json::from_str::<Value>(&text) {
+                    Ok(Value::Object(map)) => Ok(map),
+                    Ok(Value::Null) => Ok(Map::new()),
+                    Ok(_) => Err(None),
+                    Err(e) => Err(Some(e)),
+                },
+            };
+            let arguments = match arguments {
+                Ok(map) => map,
+                Err(None) => {
+                    return Err(ToolError::invalid_arguments(
+                        "arguments must be a JSON object",
+                        "参数必须是 JSON 对象",
+                    ));
+                }
+                Err(Some(e)) => {
+                    return Err(ToolError::invalid_arguments(
+                        format!("arguments are not valid JSON: {e}"),
+                        format!("参数不是合法的 JSON：{e}"),
+                    ));
+                }
+            };
+            let caller = ctx.and_then(|c| c.interaction.shared());
+            let (tool, outcome) = connection.call(tool, arguments, caller).await;
+            let server = &connection.name;
+            match outcome {
+                Ok(mut result) => {
+                    result.tool_name = tool;
+                    Ok(result)
+                }
+                Err(CallError::NotConnected) => Ok(ToolExecutionResult::failure(
+                    tool,
+                    locale.pick(
+                        format!("MCP server '{server}' is not connected"),
+                        format!("MCP 服务器 '{server}' 未连接"),
+                    ),
+                )),
+                Err(CallError::Lost) => {
+                    tracing::warn!(server = %server, tool = %tool, "MCP server's connection broke during a call");
+                    Ok(ToolExecutionResult::failure(
+                        tool,
+                        locale.pick(
+                            format!("MCP server '{server}' stopped before answering; try again shortly"),
+                            format!("MCP 服务器 '{server}' 在回答前停止了；请稍后重试"),
+                        ),
+                    ))
+                }
+                Err(CallError::Refused(error) | CallError::Transport(error)) => {
+                    tracing::warn!(server = %server, tool = %tool, %error, "MCP call failed");
+                    Ok(ToolExecutionResult::failure(
+                        tool.clone(),
+                        locale.pick(
+                            format!("MCP tool '{tool}' failed: {error}"),
+                            format!("MCP 工具 '{tool}' 执行失败: {error}"),
+                        ),
+                    ))
+                }
+            }
+        })
+    }
+
     /// The first server that `matches`, without copying the list.
     fn find(&self, matches: impl Fn(&Connection) -> bool) -> Option<Arc<Connection>> {
         self.inner.servers.read().unwrap_or_else(|p| p.into_inner()).iter().find(|c| matches(c)).cloned()
@@ -311,89 +405,18 @@ impl ToolProvider for McpToolProvider {
         call: ToolInvocation,
         ctx: Option<&'a ToolExecutionContext>,
     ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
-        Box::pin(async move {
-            let locale = ctx.map_or(self.inner.locale, |c| c.locale);
-            let ToolInvocation { tool_name: tool, arguments, metadata, .. } = call;
-            let named = metadata.get("mcp_server_name").and_then(Value::as_str);
-            let lists = |c: &Connection| c.live().tools.iter().any(|s| s.name() == tool);
-            let connection = match named {
-                Some(server) => match self.connection(server) {
-                    Some(connection) if lists(&connection) => connection,
-                    Some(_) => {
-                        let text = locale.pick(
-                            format!("MCP server '{server}' does not provide tool '{tool}'"),
-                            format!("MCP 服务器 '{server}' 未提供工具 '{tool}'"),
-                        );
-                        return Ok(ToolExecutionResult::failure(tool, text));
-                    }
-                    None => return Ok(not_found(&tool, locale)),
-                },
-                None => match self.find(lists) {
-                    Some(connection) => connection,
-                    None => return Ok(not_found(&tool, locale)),
-                },
-            };
-            let arguments = match arguments {
-                ToolArguments::Value(Value::Object(map)) => Ok(map),
-                ToolArguments::Value(Value::Null) => Ok(Map::new()),
-                ToolArguments::Value(_) => Err(None),
-                ToolArguments::Text(text) if text.trim().is_empty() => Ok(Map::new()),
-                ToolArguments::Text(text) => match serde_json::from_str::<Value>(&text) {
-                    Ok(Value::Object(map)) => Ok(map),
-                    Ok(Value::Null) => Ok(Map::new()),
-                    Ok(_) => Err(None),
-                    Err(e) => Err(Some(e)),
-                },
-            };
-            let arguments = match arguments {
-                Ok(map) => map,
-                Err(None) => {
-                    return Err(ToolError::invalid_arguments(
-                        "arguments must be a JSON object",
-                        "参数必须是 JSON 对象",
-                    ));
-                }
-                Err(Some(e)) => {
-                    return Err(ToolError::invalid_arguments(
-                        format!("arguments are not valid JSON: {e}"),
-                        format!("参数不是合法的 JSON：{e}"),
-                    ));
-                }
-            };
-            let caller = ctx.and_then(|c| c.interaction.shared());
-            let (tool, outcome) = connection.call(tool, arguments, caller).await;
-            let server = &connection.name;
-            match outcome {
-                Ok(result) => Ok(result),
-                Err(CallError::NotConnected) => Ok(ToolExecutionResult::failure(
-                    tool,
-                    locale.pick(
-                        format!("MCP server '{server}' is not connected"),
-                        format!("MCP 服务器 '{server}' 未连接"),
-                    ),
-                )),
-                Err(CallError::Lost) => {
-                    tracing::warn!(server = %server, tool = %tool, "MCP server's connection broke during a call");
-                    Ok(ToolExecutionResult::failure(
-                        tool,
-                        locale.pick(
-                            format!("MCP server '{server}' stopped before answering; try again shortly"),
-                            format!("MCP 服务器 '{server}' 在回答前停止了；请稍后重试"),
-                        ),
-                    ))
-                }
-                Err(CallError::Refused(error) | CallError::Transport(error)) => {
-                    tracing::warn!(server = %server, tool = %tool, %error, "MCP call failed");
-                    Ok(ToolExecutionResult::failure(
-                        tool.clone(),
-                        locale.pick(
-                            format!("MCP tool '{tool}' failed: {error}"),
-                            format!("MCP 工具 '{tool}' 执行失败: {error}"),
-                        ),
-                    ))
-                }
-            }
-        })
+        let ToolInvocation { tool_name, arguments, metadata, .. } = call;
+        let server = metadata.get("mcp_server_name").and_then(Value::as_str);
+        self.invoke_on(tool_name, arguments, server, ctx)
+    }
+
+    fn __invoke_on_server<'a>(
+        &'a self,
+        call: ToolInvocation,
+        ctx: Option<&'a ToolExecutionContext>,
+        server: &'a str,
+    ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
+        self.invoke_on(call.tool_name, call.arguments, Some(server), ctx)
     }
 
     fn close<'a>(&'a self) -> BoxFuture<'a, Result<(), ToolError>> {

@@ -67,6 +67,22 @@ pub trait ToolProvider: Send + Sync + 'static {
         ctx: Option<&'a ToolExecutionContext>,
     ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>>;
 
+    /// The registry's call of a tool whose spec names the MCP server it comes from
+    /// (`metadata.server_name`), for a provider of type `"mcp"`. Default: the server's name goes
+    /// into the call's `metadata.mcp_server_name` (replacing whatever the caller put there), then
+    /// [`invoke`](Self::invoke) runs it. A provider that routes by the name directly overrides
+    /// this and spares every call a map insert.
+    #[doc(hidden)]
+    fn __invoke_on_server<'a>(
+        &'a self,
+        mut call: ToolInvocation,
+        ctx: Option<&'a ToolExecutionContext>,
+        server: &'a str,
+    ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
+        call.metadata.insert("mcp_server_name".to_owned(), serde_json::Value::from(server));
+        self.invoke(call, ctx)
+    }
+
     /// Releases connections at shutdown. Default: nothing to do.
     fn close<'a>(&'a self) -> BoxFuture<'a, Result<(), ToolError>> {
         Box::pin(async { Ok(()) })
