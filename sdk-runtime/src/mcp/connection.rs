@@ -568,8 +568,10 @@ impl Connection {
     ) -> Call<'_> {
         let this = Arc::clone(self);
         let call = async move {
-            let outcome = this.call_in_box(&tool, arguments, caller).await;
-            (tool, outcome)
+            // The name goes out in the request and comes back from it, uncopied.
+            let mut params = CallToolRequestParams::new(tool).with_arguments(arguments);
+            let outcome = this.call_in_box(&mut params, caller).await;
+            (params.name.into_owned(), outcome)
         };
         let spare = self.spare.lock().unwrap_or_else(|p| p.into_inner()).pop();
         let boxed = match spare {
@@ -582,15 +584,15 @@ impl Connection {
         Call { connection: self, boxed: Some(boxed) }
     }
 
+    /// Sends `params` (again with the answers, each time the server asks for input) until the
+    /// server answers; the result's tool name is left to the caller.
     async fn call_in_box(
         &self,
-        tool: &str,
-        arguments: Map<String, Value>,
+        params: &mut CallToolRequestParams,
         caller: Option<Arc<dyn Interaction>>,
     ) -> Result<ToolExecutionResult, CallError> {
         let live = self.live();
         let Some(peer) = live.peer.clone() else { return Err(CallError::NotConnected) };
-        let mut params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
         if caller.is_some() {
             // Log messages are asked for only when someone is there to read them.
             params.meta.clone_from(&live.call_meta);
@@ -629,12 +631,12 @@ impl Connection {
                 ServerResult::CallToolResult(result) => {
                     let mut metadata = Map::new();
                     metadata.insert("server_name".into(), Value::from(self.name.as_str()));
-                    return Ok(super::content::from_call_result(tool, &result, metadata));
+                    return Ok(super::content::from_call_result(result, metadata));
                 }
                 ServerResult::InputRequiredResult(asked) => {
                     let answers =
                         self.answer_round(asked.input_requests.unwrap_or_default(), caller.as_deref()).await?;
-                    params = params.with_input_responses(answers);
+                    params.input_responses = Some(answers);
                     params.request_state = asked.request_state;
                 }
                 _ => return Err(CallError::Transport("the server answered tools/call with something else".into())),

@@ -105,23 +105,26 @@ fn with_annotations(block: ContentBlock, item: &ToolContentItem) -> ContentBlock
 
 /// A remote server's result in the one result model: the non-empty text blocks, trimmed and
 /// joined by lines, are the content (the error message when it is an error); every block is
-/// also a content item; structured content is kept as sent.
-pub(crate) fn from_call_result(
-    tool_name: &str,
-    result: &CallToolResult,
-    metadata: Map<String, Value>,
-) -> ToolExecutionResult {
-    let texts: Vec<&str> =
-        result.content.iter().filter_map(|b| b.as_text()).map(|t| t.text.trim()).filter(|t| !t.is_empty()).collect();
-    let text = texts.join("\n");
+/// also a content item; structured content is kept as sent. The tool name is left empty for the
+/// caller, who owns it.
+pub(crate) fn from_call_result(result: CallToolResult, metadata: Map<String, Value>) -> ToolExecutionResult {
+    let mut text = String::new();
+    for block in &result.content {
+        if let Some(block) = block.as_text().map(|t| t.text.trim()).filter(|t| !t.is_empty()) {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(block);
+        }
+    }
     let failed = result.is_error == Some(true);
     let mut out = if failed {
-        ToolExecutionResult::failure(tool_name, text)
+        ToolExecutionResult::failure(String::new(), text)
     } else {
-        ToolExecutionResult::success(tool_name, text)
+        ToolExecutionResult::success(String::new(), text)
     };
-    out.content_items = result.content.iter().map(item).collect();
-    out.structured_content = result.structured_content.clone();
+    out.content_items = result.content.into_iter().map(item).collect();
+    out.structured_content = result.structured_content;
     out.metadata = metadata;
     out
 }
@@ -131,40 +134,36 @@ fn unknown(content: &impl serde::Serialize) -> ToolContentItem {
     ToolContentItem::text(serde_json::to_string(content).unwrap_or_default())
 }
 
-/// One MCP content block as a content item.
-fn item(block: &ContentBlock) -> ToolContentItem {
+/// One MCP content block as a content item (its texts moved, not copied).
+fn item(block: ContentBlock) -> ToolContentItem {
     let (mut item, annotations) = match block {
-        ContentBlock::Text(text) => (ToolContentItem::text(text.text.clone()), &text.annotations),
-        ContentBlock::Image(image) => {
-            (ToolContentItem::image(image.data.clone(), image.mime_type.clone()), &image.annotations)
-        }
-        ContentBlock::Audio(audio) => {
-            (ToolContentItem::audio(audio.data.clone(), audio.mime_type.clone()), &audio.annotations)
-        }
+        ContentBlock::Text(text) => (ToolContentItem::text(text.text), text.annotations),
+        ContentBlock::Image(image) => (ToolContentItem::image(image.data, image.mime_type), image.annotations),
+        ContentBlock::Audio(audio) => (ToolContentItem::audio(audio.data, audio.mime_type), audio.annotations),
         ContentBlock::ResourceLink(link) => {
-            let mut item = ToolContentItem::resource_link(link.uri.clone(), link.name.clone());
-            item.description = link.description.clone().unwrap_or_default();
-            item.mime_type = link.mime_type.clone().unwrap_or_default();
-            (item, &link.annotations)
+            let mut item = ToolContentItem::resource_link(link.uri, link.name);
+            item.description = link.description.unwrap_or_default();
+            item.mime_type = link.mime_type.unwrap_or_default();
+            (item, link.annotations)
         }
         ContentBlock::Resource(embedded) => {
-            let item = match &embedded.resource {
+            let item = match embedded.resource {
                 ResourceContents::TextResourceContents { uri, mime_type, text, .. } => {
-                    let mut item = ToolContentItem::resource(uri.clone(), text.clone());
-                    item.mime_type = mime_type.clone().unwrap_or_default();
+                    let mut item = ToolContentItem::resource(uri, text);
+                    item.mime_type = mime_type.unwrap_or_default();
                     item
                 }
                 ResourceContents::BlobResourceContents { uri, mime_type, blob, .. } => {
-                    let mut item = ToolContentItem::resource(uri.clone(), String::new());
-                    item.data = blob.clone();
-                    item.mime_type = mime_type.clone().unwrap_or_default();
+                    let mut item = ToolContentItem::resource(uri, String::new());
+                    item.data = blob;
+                    item.mime_type = mime_type.unwrap_or_default();
                     item
                 }
-                other => unknown(other),
+                other => unknown(&other),
             };
-            (item, &embedded.annotations)
+            (item, embedded.annotations)
         }
-        other => (unknown(other), &None),
+        other => (unknown(&other), None),
     };
     // Audience and priority, as the server annotated them.
     if let Some(annotations) = annotations {
