@@ -9,11 +9,16 @@
 //! Before divan's figures, an interleaved run prints the ratio that decides. It runs in epochs,
 //! each with fresh server processes started in a rotating order, because which process started
 //! first (and so where the scheduler put it) moved a side's time by several percent for a whole
-//! run. Each round of an epoch times one call through the provider, one through the
-//! wire-identical rmcp client and one through a second such client, in every order in turn, so that
-//! a machine getting busier or quieter moves all sides alike. The provider's ratio to the first
-//! client is the figure; the second client's ratio to the first (the same code on both sides) is
+//! run. Four sides share the process: two providers and two wire-identical rmcp clients. Each
+//! round times one call through each, in every order in turn, so that a machine getting busier
+//! or quieter moves all sides alike and each side follows each other side as often. The figure
+//! is the median per-round ratio of the providers' time to the clients'; the second client's
+//! ratio to the first and the second provider's to the first (the same code on both sides) are
 //! printed beside it, as the resolution of the measurement.
+//!
+//! The sides are two of each kind because the mix itself moved the figure: with one provider
+//! beside two rmcp clients, rmcp's code ran in two calls of three and found the caches warmer,
+//! which read as 1.07–1.11× where the symmetric mix reads 1.065×.
 //!
 //! `cargo bench -p toolhook-example-isolated --bench client` (`TOOLHOOK_INTERLEAVED_ROUNDS=0`
 //! skips the interleaved run, to profile divan's benches alone).
@@ -87,9 +92,25 @@ fn main() {
 /// Epochs of the interleaved run, each with fresh processes.
 const EPOCHS: usize = 6;
 
-/// The orders of the three calls of a round, taken in turn: each side follows each other side
-/// as often, so no side always finds the caches as one particular other side left them.
-const ORDERS: [[usize; 3]; 6] = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 2, 1], [2, 1, 0], [1, 0, 2]];
+/// Sides of the interleaved run: 0 and 3 the providers, 1 and 2 the rmcp clients.
+const SIDES: usize = 4;
+
+/// Every order of the four sides' calls, taken in turn by the rounds.
+fn orders() -> Vec<[usize; SIDES]> {
+    let mut orders = Vec::new();
+    for first in 0..SIDES {
+        for second in 0..SIDES {
+            for third in 0..SIDES {
+                let order = [first, second, third, 6 - first - second - third];
+                let mut seen = [false; SIDES];
+                if order.iter().all(|&side| side < SIDES && !std::mem::replace(&mut seen[side], true)) {
+                    orders.push(order);
+                }
+            }
+        }
+    }
+    orders
+}
 
 /// One side of the interleaved run.
 enum Side {
@@ -133,54 +154,59 @@ fn median(mut values: Vec<f64>) -> f64 {
 }
 
 /// Runs `epochs` epochs of `rounds` rounds (see the crate docs) and prints, per epoch and over
-/// all, the median per-round ratio of the provider to rmcp and of rmcp to rmcp.
+/// all, the median per-round ratio of the providers to rmcp, and the two same-code controls.
 fn interleaved(epochs: usize, rounds: usize) {
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let (mut ours, mut aa, mut times) = (Vec::new(), Vec::new(), [Vec::new(), Vec::new(), Vec::new()]);
+    let orders = orders();
+    let (mut ours, mut rmcp_aa, mut provider_aa) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut provider_times, mut rmcp_times) = (Vec::new(), Vec::new());
     for epoch in 0..epochs {
-        // Sides: 0 the provider, 1 rmcp, 2 rmcp again; started in a rotating order.
-        let mut sides: [Option<Side>; 3] = [None, None, None];
+        let mut sides: [Option<Side>; SIDES] = [None, None, None, None];
         rt.block_on(async {
-            for k in 0..3 {
-                let side = (epoch + k) % 3;
+            for k in 0..SIDES {
+                let side = (epoch + k) % SIDES;
                 sides[side] = Some(match side {
-                    0 => Side::Provider(provider_registry().await),
+                    0 | 3 => Side::Provider(provider_registry().await),
                     _ => Side::Rmcp(plain_client(same_capabilities()).await),
                 });
             }
         });
         let sides = sides.map(|s| s.expect("every side was started"));
         for round in 0..200 {
-            sides[round % 3].call(&rt);
+            sides[round % SIDES].call(&rt);
         }
-        let (mut epoch_ours, mut epoch_aa) = (Vec::new(), Vec::new());
+        let (mut epoch_ours, mut epoch_rmcp_aa, mut epoch_provider_aa) = (Vec::new(), Vec::new(), Vec::new());
         for round in 0..rounds {
-            let mut took = [0.0; 3];
-            for side in ORDERS[round % ORDERS.len()] {
+            let mut took = [0.0; SIDES];
+            for side in orders[round % orders.len()] {
                 took[side] = sides[side].call(&rt);
             }
-            epoch_ours.push(took[0] / took[1]);
-            epoch_aa.push(took[2] / took[1]);
-            for (all, t) in times.iter_mut().zip(took) {
-                all.push(t);
-            }
+            epoch_ours.push((took[0] + took[3]) / (took[1] + took[2]));
+            epoch_rmcp_aa.push(took[2] / took[1]);
+            epoch_provider_aa.push(took[3] / took[0]);
+            provider_times.extend([took[0], took[3]]);
+            rmcp_times.extend([took[1], took[2]]);
         }
-        let (o, a) = (median(epoch_ours), median(epoch_aa));
-        println!("epoch {epoch}: provider / rmcp {o:.3}x, rmcp / rmcp {a:.3}x");
+        let (o, r, p) = (median(epoch_ours), median(epoch_rmcp_aa), median(epoch_provider_aa));
+        println!("epoch {epoch}: providers / rmcp {o:.3}x; controls: rmcp / rmcp {r:.3}x, provider / provider {p:.3}x");
         ours.push(o);
-        aa.push(a);
+        rmcp_aa.push(r);
+        provider_aa.push(p);
         rt.block_on(async {
             for side in sides {
                 side.close().await;
             }
         });
     }
-    let [provider, rmcp, _] = times.map(median);
     println!(
-        "interleaved, {epochs} epochs of {rounds} rounds: provider {provider:.1} µs, rmcp (same capabilities) \
-         {rmcp:.1} µs; median of the epochs' median ratios: provider / rmcp {:.3}x, rmcp / rmcp {:.3}x",
+        "interleaved, {epochs} epochs of {rounds} rounds: provider {:.1} µs, rmcp (same capabilities) {:.1} µs; \
+         median of the epochs' median ratios: providers / rmcp {:.3}x; controls: rmcp / rmcp {:.3}x, \
+         provider / provider {:.3}x",
+        median(provider_times),
+        median(rmcp_times),
         median(ours),
-        median(aa)
+        median(rmcp_aa),
+        median(provider_aa)
     );
 }
 
