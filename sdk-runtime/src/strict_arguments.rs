@@ -15,7 +15,7 @@ use toolhook::ToolArguments;
 pub(crate) fn from_strict(arguments: ToolArguments, schema: &Value) -> ToolArguments {
     match arguments {
         ToolArguments::Text(text) => {
-            if !contains(&text, b"null") && !contains(&text, b"\"key\"") {
+            if !has_strict_marks(text.as_bytes()) {
                 return ToolArguments::Text(text);
             }
             let Ok(mut value) = serde_json::from_str::<Value>(&text) else {
@@ -51,20 +51,13 @@ fn has_strict_forms(value: &Value) -> bool {
     }
 }
 
-/// Whether `needle` occurs in `text`: a plain scan, cheaper than a substring searcher's set-up
-/// for the short texts arguments usually are.
-fn contains(text: &str, needle: &[u8]) -> bool {
-    let bytes = text.as_bytes();
-    let Some((&first, rest)) = needle.split_first() else { return true };
-    let mut from = 0;
-    while let Some(i) = bytes[from..].iter().position(|&b| b == first) {
-        let at = from + i + 1;
-        if bytes[at..].starts_with(rest) {
-            return true;
-        }
-        from = at;
-    }
-    false
+/// Whether `text` holds a `null` or a `"key"`: one vectorised pass for their letters (`n`,
+/// `k`), which most argument texts do not contain at all.
+fn has_strict_marks(text: &[u8]) -> bool {
+    memchr::memchr2_iter(b'n', b'k', text).any(|i| match text[i] {
+        b'n' => text[i..].starts_with(b"null"),
+        _ => i > 0 && text[i - 1] == b'"' && text[i..].starts_with(b"key\""),
+    })
 }
 
 fn root_defs(schema: &Value) -> Option<&Map<String, Value>> {
@@ -211,6 +204,29 @@ fn branch_for<'a>(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    proptest::proptest! {
+        /// The one-pass check finds exactly the texts that hold `null` or `"key"`.
+        #[test]
+        fn strict_marks_are_found_exactly(text in "[\"nulkeyab{}: ]{0,30}") {
+            let expected = text.contains("null") || text.contains("\"key\"");
+            proptest::prop_assert_eq!(has_strict_marks(text.as_bytes()), expected);
+        }
+    }
+
+    #[test]
+    fn strict_marks_in_argument_texts() {
+        for (text, expected) in [
+            (r#"{"city":"Paris","days":3}"#, false),
+            (r#"{"a":null}"#, true),
+            (r#"[{"key":"x","value":1}]"#, true),
+            (r#"{"monkey":"nul"}"#, false),
+            ("null", true),
+            (r#""k"#, false),
+        ] {
+            assert_eq!(has_strict_marks(text.as_bytes()), expected, "{text}");
+        }
+    }
 
     fn stripped(arguments: Value, schema: Value) -> Value {
         match from_strict(ToolArguments::Text(arguments.to_string()), &schema) {
