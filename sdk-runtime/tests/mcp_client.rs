@@ -11,8 +11,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use toolhook::{
     BoxFuture, Capabilities, ContentType, Dialect, Elicitation, ElicitationAction, ElicitationReply, Interaction,
-    InteractionError, Json, Locale, LogLevel, Progress, ToolContentItem, ToolExecutionContext, ToolExecutionResult,
-    ToolInvocation, ToolOutput, ToolSpec, Visibility, schemars, serde, tool,
+    InteractionError, Json, Locale, LogLevel, Progress, ToolArguments, ToolContentItem, ToolExecutionContext,
+    ToolExecutionResult, ToolInvocation, ToolOutput, ToolSpec, Visibility, schemars, serde, tool,
 };
 use toolhook_runtime::mcp::{
     McpHttpConfig, McpHttpServer, McpProtocol, McpServer, McpServerEntry, McpServerStatus, McpServersConfig,
@@ -114,6 +114,18 @@ async fn remote_ask(ctx: &ToolExecutionContext) -> Result<String, String> {
     let reply =
         ctx.elicit(Elicitation::new("Favourite colour?", schema).key("colour")).await.map_err(|e| e.to_string())?;
     Ok(format!("you like {}", reply.accepted().and_then(|c| c["colour"].as_str()).unwrap_or("nothing")))
+}
+
+/// Asks the user for a colour for a thing: its argument must reach the server again with the answer.
+#[tool(core_tool = true)]
+async fn remote_ask_about(
+    /// What the colour is for.
+    thing: String,
+    ctx: &ToolExecutionContext,
+) -> Result<String, String> {
+    let schema = json!({"type": "object", "properties": {"colour": {"type": "string"}}, "required": ["colour"]});
+    let reply = ctx.elicit(Elicitation::new("Which colour?", schema).key("colour")).await.map_err(|e| e.to_string())?;
+    Ok(format!("{thing}: {}", reply.accepted().and_then(|c| c["colour"].as_str()).unwrap_or("nothing")))
 }
 
 // ---- helpers ---------------------------------------------------------------------------------------
@@ -322,6 +334,11 @@ async fn progress_logs_and_questions_reach_the_caller_else_the_host_on(protocol:
         assert_eq!(asked.content, "you like grey", "without a caller that can answer, the host does");
     }
     assert!(host.progress.lock().unwrap().is_empty(), "progress goes to its own call only");
+    // The arguments go out again with the answer, whether they came as text or as a value.
+    for arguments in [ToolArguments::from(r#"{"thing": "cars"}"#), ToolArguments::from(json!({"thing": "cars"}))] {
+        let asked = registry.invoke(ToolInvocation::new("remote_ask_about", arguments), Some(&ctx)).await;
+        assert_eq!(asked.content, "cars: teal", "{protocol:?}: {}", asked.error_message);
+    }
     server.shutdown().await;
 
     let server = serve(&remote, "127.0.0.1:0").await;

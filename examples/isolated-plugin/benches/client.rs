@@ -125,13 +125,12 @@ impl Side {
         rt.block_on(async {
             match self {
                 Side::Provider(registry) => {
-                    let call = ToolInvocation::new("slow_echo", arguments());
+                    let call = ToolInvocation::new("slow_echo", divan::black_box(ARGUMENTS));
                     let result = registry.invoke(divan::black_box(call), None).await;
                     assert_eq!(result.content, "hello");
                 }
                 Side::Rmcp(client) => {
-                    let arguments: Map<String, Value> = arguments().as_object().cloned().unwrap_or_default();
-                    let call = CallToolRequestParams::new("slow_echo").with_arguments(arguments);
+                    let call = CallToolRequestParams::new("slow_echo").with_arguments(arguments());
                     let result = client.peer().call_tool(divan::black_box(call)).await.unwrap();
                     assert_eq!(result.content[0].as_text().map(|t| t.text.as_str()), Some("hello"));
                 }
@@ -210,15 +209,19 @@ fn interleaved(epochs: usize, rounds: usize) {
     );
 }
 
-fn arguments() -> Value {
-    json!({"text": "hello", "delay_ms": 0})
+/// The arguments every call starts from: the JSON text a model API hands over, which each side
+/// parses (rmcp's client into the map it sends, the provider as the registry passes it on).
+const ARGUMENTS: &str = r#"{"text": "hello", "delay_ms": 0}"#;
+
+/// The arguments as rmcp's client takes them.
+fn arguments() -> Map<String, Value> {
+    serde_json::from_str(divan::black_box(ARGUMENTS)).expect("a JSON object")
 }
 
 fn bench_plain(b: Bencher<'_, '_>, client: &Plain) {
     b.bench_local(|| {
         SETUP.rt.block_on(async {
-            let arguments: Map<String, Value> = arguments().as_object().cloned().unwrap_or_default();
-            let call = CallToolRequestParams::new("slow_echo").with_arguments(arguments);
+            let call = CallToolRequestParams::new("slow_echo").with_arguments(arguments());
             let result = client.peer().call_tool(divan::black_box(call)).await.unwrap();
             assert_eq!(result.content[0].as_text().map(|t| t.text.as_str()), Some("hello"));
         })
@@ -240,7 +243,9 @@ fn toolhook_provider(b: Bencher<'_, '_>) {
     let Setup { rt, registry, .. } = &*SETUP;
     b.bench_local(|| {
         rt.block_on(async {
-            let result = registry.invoke(divan::black_box(ToolInvocation::new("slow_echo", arguments())), None).await;
+            let result = registry
+                .invoke(divan::black_box(ToolInvocation::new("slow_echo", divan::black_box(ARGUMENTS))), None)
+                .await;
             assert_eq!(result.content, "hello");
         })
     });

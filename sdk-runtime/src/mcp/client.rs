@@ -169,20 +169,22 @@ impl McpToolProvider {
             },
         };
         Box::pin(async move {
+            // The model's text is kept beside the parsed object: a server that asks for input
+            // gets the arguments again from it, and no call has to keep a copy of the object.
             let arguments = match arguments {
-                ToolArguments::Value(Value::Object(map)) => Ok(map),
-                ToolArguments::Value(Value::Null) => Ok(Map::new()),
+                ToolArguments::Value(Value::Object(map)) => Ok((map, None)),
+                ToolArguments::Value(Value::Null) => Ok((Map::new(), None)),
                 ToolArguments::Value(_) => Err(None),
-                ToolArguments::Text(text) if text.trim().is_empty() => Ok(Map::new()),
+                ToolArguments::Text(text) if text.trim().is_empty() => Ok((Map::new(), None)),
                 ToolArguments::Text(text) => match serde_json::from_str::<Value>(&text) {
-                    Ok(Value::Object(map)) => Ok(map),
-                    Ok(Value::Null) => Ok(Map::new()),
+                    Ok(Value::Object(map)) => Ok((map, Some(text))),
+                    Ok(Value::Null) => Ok((Map::new(), None)),
                     Ok(_) => Err(None),
                     Err(e) => Err(Some(e)),
                 },
             };
-            let arguments = match arguments {
-                Ok(map) => map,
+            let (arguments, text) = match arguments {
+                Ok(parsed) => parsed,
                 Err(None) => {
                     return Err(ToolError::invalid_arguments(
                         "arguments must be a JSON object",
@@ -197,7 +199,7 @@ impl McpToolProvider {
                 }
             };
             let caller = ctx.and_then(|c| c.interaction.shared());
-            let (tool, outcome) = connection.call(tool, arguments, caller).await;
+            let (tool, outcome) = connection.call(tool, arguments, text, caller).await;
             let server = &connection.name;
             match outcome {
                 Ok(mut result) => {

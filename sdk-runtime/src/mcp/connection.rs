@@ -564,13 +564,14 @@ impl Connection {
         self: &Arc<Self>,
         tool: String,
         arguments: Map<String, Value>,
+        text: Option<String>,
         caller: Option<Arc<dyn Interaction>>,
     ) -> Call<'_> {
         let this = Arc::clone(self);
         let call = async move {
             // The name goes out in the request and comes back from it, uncopied.
             let mut params = CallToolRequestParams::new(tool).with_arguments(arguments);
-            let outcome = this.call_in_box(&mut params, caller).await;
+            let outcome = this.call_in_box(&mut params, text, caller).await;
             (params.name.into_owned(), outcome)
         };
         let spare = self.spare.lock().unwrap_or_else(|p| p.into_inner()).pop();
@@ -585,10 +586,13 @@ impl Connection {
     }
 
     /// Sends `params` (again with the answers, each time the server asks for input) until the
-    /// server answers; the result's tool name is left to the caller.
+    /// server answers; the result's tool name is left to the caller. `text`, the JSON text the
+    /// arguments were parsed from, gives them again for a retry, so that the arguments can go
+    /// out without a copy kept; without it, each request sends a copy.
     async fn call_in_box(
         &self,
         params: &mut CallToolRequestParams,
+        text: Option<String>,
         caller: Option<Arc<dyn Interaction>>,
     ) -> Result<ToolExecutionResult, CallError> {
         let live = self.live();
@@ -598,7 +602,16 @@ impl Connection {
             params.meta.clone_from(&live.call_meta);
         }
         for _ in 0..MAX_ROUNDS {
-            let request = ClientRequest::CallToolRequest(Request::new(params.clone()));
+            let sent = match text {
+                Some(_) => {
+                    let arguments = params.arguments.take();
+                    let mut sent = params.clone();
+                    sent.arguments = arguments;
+                    sent
+                }
+                None => params.clone(),
+            };
+            let request = ClientRequest::CallToolRequest(Request::new(sent));
             let lost = |error| {
                 let error = CallError::from_service(error);
                 if matches!(error, CallError::Lost) {
@@ -638,6 +651,9 @@ impl Connection {
                         self.answer_round(asked.input_requests.unwrap_or_default(), caller.as_deref()).await?;
                     params.input_responses = Some(answers);
                     params.request_state = asked.request_state;
+                    if let Some(text) = &text {
+                        params.arguments = serde_json::from_str(text).ok();
+                    }
                 }
                 _ => return Err(CallError::Transport("the server answered tools/call with something else".into())),
             }
