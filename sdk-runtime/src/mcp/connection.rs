@@ -569,7 +569,7 @@ impl Connection {
     ) -> Call<'_> {
         let this = Arc::clone(self);
         let call = async move {
-            // The name goes out in the request and comes back from it, uncopied.
+            // The name lives in the params (each request sends a copy) and comes back from them.
             let mut params = CallToolRequestParams::new(tool).with_arguments(arguments);
             let outcome = this.call_in_box(&mut params, text, caller).await;
             (params.name.into_owned(), outcome)
