@@ -599,7 +599,7 @@ impl ToolRegistry {
     /// was found (the MCP server needs its output schema; one lookup serves both).
     pub(crate) async fn invoke_found(
         &self,
-        call: ToolInvocation,
+        mut call: ToolInvocation,
         ctx: Option<&ToolExecutionContext>,
     ) -> (ToolExecutionResult, Option<ToolSpec>) {
         let started = Instant::now();
@@ -644,7 +644,6 @@ impl ToolRegistry {
             }
             return (ToolExecutionResult::failure(requested, text), found);
         }
-        let mut call = call;
         call.arguments = from_strict(std::mem::take(&mut call.arguments), spec.parameters_schema());
         let server = provider_call(route, &mut call, requested);
         // Providers produce texts in the registry's locale.

@@ -236,7 +236,8 @@ impl ToolProvider for PluginToolProvider {
                 return Box::pin(std::future::ready(Ok(ToolExecutionResult::failure(call.tool_name, text))));
             }
         };
-        let call = prepare_arguments(call, registration, ctx);
+        let mut call = call;
+        prepare_arguments(&mut call, registration, ctx);
         // Every result names the plugin that ran it.
         let named = |mut result: ToolExecutionResult| {
             result.metadata.insert("plugin_id".into(), Value::from(plugin_id));
@@ -347,19 +348,19 @@ pub(crate) async fn run_registration(
 /// The arguments a plugin tool receives: declared context-named parameters the
 /// model left empty are filled from the context; legacy actions get the Python SDK's full object.
 pub(crate) fn prepare_arguments(
-    mut call: ToolInvocation,
+    call: &mut ToolInvocation,
     registration: &ToolRegistration,
     ctx: Option<&ToolExecutionContext>,
-) -> ToolInvocation {
+) {
     let legacy = registration.kind == ToolKind::LegacyAction;
     if registration.context_params.is_empty() && !legacy {
-        return call;
+        return;
     }
     let Ok(Value::Object(mut args)) =
         call.arguments.to_value().map(|v| if v.is_null() { Value::Object(Map::new()) } else { v })
     else {
         // Not an object: decoding reports it.
-        return call;
+        return;
     };
     let empty = ToolExecutionContext::default();
     let c = ctx.unwrap_or(&empty);
@@ -392,5 +393,4 @@ pub(crate) fn prepare_arguments(
         args.insert("action_data".into(), original);
     }
     call.arguments = ToolArguments::Value(Value::Object(args));
-    call
 }
