@@ -20,6 +20,11 @@
 //! beside two rmcp clients, rmcp's code ran in two calls of three and found the caches warmer,
 //! which read as 1.07–1.11× where the symmetric mix reads 1.065×.
 //!
+//! The provider sides call through a registry, as a host does. `TOOLHOOK_CLIENT_DIRECT=1` has
+//! them call `McpToolProvider::invoke` itself instead, which leaves out the registry's own part
+//! (its routes, argument checks and timeout guard; the `invoke` bench of `toolhook-runtime`
+//! measures that part against a hand-written call).
+//!
 //! `cargo bench -p toolhook-example-isolated --bench client` (`TOOLHOOK_INTERLEAVED_ROUNDS=0`
 //! skips the interleaved run, to profile divan's benches alone).
 
@@ -32,8 +37,8 @@ use serde_json::{Map, Value, json};
 use std::sync::LazyLock;
 use std::time::Duration;
 use toolhook::ToolInvocation;
-use toolhook_runtime::ToolRegistry;
 use toolhook_runtime::mcp::{McpProtocol, McpServerEntry, McpServersConfig, McpToolProvider};
+use toolhook_runtime::{ToolProvider, ToolRegistry};
 
 const PLUGIN: &str = env!("CARGO_BIN_EXE_toolhook-example-isolated");
 
@@ -56,13 +61,18 @@ async fn plain_client(capabilities: Value) -> Plain {
     handler.serve_with_lifecycle(TokioChildProcess::new(command).unwrap(), lifecycle).await.unwrap()
 }
 
-/// A registry whose one provider is an `McpToolProvider` running the plugin.
-async fn provider_registry() -> ToolRegistry {
+/// An `McpToolProvider` running the plugin, connected.
+async fn provider() -> McpToolProvider {
     let entry = McpServerEntry::stdio(PLUGIN).protocol(McpProtocol::Stateless);
     let mcp = McpToolProvider::new(&McpServersConfig::new().server("plugin", entry));
-    let registry = ToolRegistry::default();
-    registry.register_provider(mcp.clone());
     mcp.wait_connected(Duration::from_secs(30)).await;
+    mcp
+}
+
+/// A registry whose one provider is an `McpToolProvider` running the plugin.
+async fn provider_registry() -> ToolRegistry {
+    let registry = ToolRegistry::default();
+    registry.register_provider(provider().await);
     registry
 }
 
@@ -115,6 +125,7 @@ fn orders() -> Vec<[usize; SIDES]> {
 /// One side of the interleaved run.
 enum Side {
     Provider(ToolRegistry),
+    Direct(McpToolProvider),
     Rmcp(Plain),
 }
 
@@ -127,6 +138,11 @@ impl Side {
                 Side::Provider(registry) => {
                     let call = ToolInvocation::new("slow_echo", divan::black_box(ARGUMENTS));
                     let result = registry.invoke(divan::black_box(call), None).await;
+                    assert_eq!(result.content, "hello");
+                }
+                Side::Direct(mcp) => {
+                    let call = ToolInvocation::new("slow_echo", divan::black_box(ARGUMENTS));
+                    let result = mcp.invoke(divan::black_box(call), None).await.expect("a result");
                     assert_eq!(result.content, "hello");
                 }
                 Side::Rmcp(client) => {
@@ -142,6 +158,7 @@ impl Side {
     async fn close(self) {
         match self {
             Side::Provider(registry) => drop(registry.close().await),
+            Side::Direct(mcp) => drop(mcp.close().await),
             Side::Rmcp(client) => drop(client.cancel().await),
         }
     }
@@ -155,6 +172,7 @@ fn median(mut values: Vec<f64>) -> f64 {
 /// Runs `epochs` epochs of `rounds` rounds (see the crate docs) and prints, per epoch and over
 /// all, the median per-round ratio of the providers to rmcp, and the two same-code controls.
 fn interleaved(epochs: usize, rounds: usize) {
+    let direct = std::env::var("TOOLHOOK_CLIENT_DIRECT").is_ok_and(|v| v == "1");
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let orders = orders();
     let (mut ours, mut rmcp_aa, mut provider_aa) = (Vec::new(), Vec::new(), Vec::new());
@@ -165,6 +183,7 @@ fn interleaved(epochs: usize, rounds: usize) {
             for k in 0..SIDES {
                 let side = (epoch + k) % SIDES;
                 sides[side] = Some(match side {
+                    0 | 3 if direct => Side::Direct(provider().await),
                     0 | 3 => Side::Provider(provider_registry().await),
                     _ => Side::Rmcp(plain_client(same_capabilities()).await),
                 });
@@ -198,9 +217,10 @@ fn interleaved(epochs: usize, rounds: usize) {
         });
     }
     println!(
-        "interleaved, {epochs} epochs of {rounds} rounds: provider {:.1} µs, rmcp (same capabilities) {:.1} µs; \
+        "interleaved, {epochs} epochs of {rounds} rounds, the provider {}: provider {:.1} µs, rmcp (same capabilities) {:.1} µs; \
          median of the epochs' median ratios: providers / rmcp {:.3}x; controls: rmcp / rmcp {:.3}x, \
          provider / provider {:.3}x",
+        if direct { "called directly" } else { "through a registry" },
         median(provider_times),
         median(rmcp_times),
         median(ours),
