@@ -938,9 +938,9 @@ pub(crate) fn generate(
     let into_result = match &analysis.output {
         Some(ty) => {
             let wrapped_ty = signature::wrapped_type(ty, &wrap);
-            quote_spanned!(ty.span()=> ::toolhook::__private::into_result::<#wrapped_ty>(#wrapped, __locale))
+            quote_spanned!(ty.span()=> ::toolhook::__private::into_result::<#wrapped_ty>(#wrapped, __locale, __origin))
         }
-        None => quote!(::toolhook::__private::into_result::<()>(__out, __locale)),
+        None => quote!(::toolhook::__private::into_result::<()>(__out, __locale, __origin)),
     };
     let decode = quote! {
         let __args: __ToolhookArgs = ::toolhook::__private::args::decode(&__call.arguments)
@@ -975,6 +975,7 @@ pub(crate) fn generate(
                 __call: ::toolhook::ToolInvocation,
                 __ctx: ::core::option::Option<&'a ::toolhook::ToolExecutionContext>,
                 __locale: ::toolhook::Locale,
+                __origin: ::core::option::Option<::toolhook::SharedEntry>,
             ) -> ::toolhook::BoxFuture<'a, ::core::result::Result<::toolhook::ToolExecutionResult, ::toolhook::ToolError>> {
                 #boxed
             }
@@ -993,6 +994,7 @@ pub(crate) fn generate(
                 __call: ::toolhook::ToolInvocation,
                 __ctx: ::core::option::Option<::toolhook::ToolExecutionContext>,
                 __locale: ::toolhook::Locale,
+                __origin: ::core::option::Option<::toolhook::SharedEntry>,
             ) -> ::core::result::Result<::toolhook::ToolExecutionResult, ::toolhook::ToolError> {
                 #instance
                 #decode

@@ -134,7 +134,10 @@ async fn a_loaded_plugin_serves_its_tools_and_hook_handlers_on_one_instance() {
     let result = registry.invoke(ToolInvocation::new("forecast", r#"{"city":"Oslo"}"#), None).await;
     assert_eq!(result.content, "Oslo: sunny (loaded 1 time(s))");
     assert_eq!(result.metadata["plugin_id"], "acme.weather");
-    assert_eq!(registry.invoke(ToolInvocation::new("now", ""), None).await.content, "sunny");
+    // A sync tool's result (run on the blocking pool) names its plugin too.
+    let now = registry.invoke(ToolInvocation::new("now", ""), None).await;
+    assert_eq!((now.content.as_str(), &now.metadata["plugin_id"]), ("sunny", &json!("acme.weather")));
+    assert_eq!(serde_json::to_value(&now.metadata).unwrap(), json!({"plugin_id": "acme.weather"}));
     let kwargs = json!({"message": {}, "typing": false, "set_reply": false, "storage_message": true, "show_log": true});
     let dispatched = dispatcher.invoke_with("send_service.before_send", &kwargs).await.unwrap();
     assert_eq!(dispatched.kwargs.get("tagged_by"), Some(&json!("acme.weather")), "{dispatched:?}");

@@ -180,7 +180,7 @@ impl IntoToolResult for ToolOutput {
             structured_content: self.structured_content,
             content_items: self.content_items,
             post_history_messages: self.post_history_messages,
-            metadata: self.metadata,
+            metadata: self.metadata.into(),
             stop_after_execution: self.stop_after_execution,
         }
     }

@@ -1,7 +1,8 @@
 //! What `#[tool]` registers through `inventory`, and the list of declared tools.
 
 use crate::{
-    BoxFuture, Locale, ToolError, ToolExecutionContext, ToolExecutionResult, ToolInvocation, ToolSpec, ToolSpecError,
+    BoxFuture, Locale, SharedEntry, ToolError, ToolExecutionContext, ToolExecutionResult, ToolInvocation, ToolSpec,
+    ToolSpecError,
 };
 use std::any::Any;
 use std::sync::Arc;
@@ -9,17 +10,23 @@ use std::sync::Arc;
 /// The plugin instance a method tool runs against (`None` for free fns).
 pub type PluginInstance = Option<Arc<dyn Any + Send + Sync>>;
 
-/// Calls an `async fn` tool.
+/// Calls an `async fn` tool; the result shares the given entry (its plugin's `plugin_id`).
 pub type AsyncInvoker = for<'a> fn(
     PluginInstance,
     ToolInvocation,
     Option<&'a ToolExecutionContext>,
     Locale,
+    Option<SharedEntry>,
 ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>>;
 
-/// Calls a plain `fn` tool.
-pub type SyncInvoker =
-    fn(PluginInstance, ToolInvocation, Option<ToolExecutionContext>, Locale) -> Result<ToolExecutionResult, ToolError>;
+/// Calls a plain `fn` tool; the result shares the given entry (its plugin's `plugin_id`).
+pub type SyncInvoker = fn(
+    PluginInstance,
+    ToolInvocation,
+    Option<ToolExecutionContext>,
+    Locale,
+    Option<SharedEntry>,
+) -> Result<ToolExecutionResult, ToolError>;
 
 /// How the runtime calls a tool: an async fn is polled; a sync fn runs on a blocking thread.
 #[derive(Clone, Copy, Debug)]

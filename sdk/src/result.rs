@@ -1,7 +1,7 @@
 //! The one result model of every tool call, and how a raw return value becomes one.
 
 use crate::shared::py::{is_truthy, py_json, py_str};
-use crate::{ContentType, Locale, ToolContentItem};
+use crate::{ContentType, Locale, ResultMetadata, ToolContentItem};
 use serde_json::{Map, Value};
 
 /// The outcome of one tool call, whatever the provider: a plugin tool, a built-in, an MCP server.
@@ -35,8 +35,9 @@ pub struct ToolExecutionResult {
     pub content_items: Vec<ToolContentItem>,
     /// Messages a host appends to the history after the whole batch of calls.
     pub post_history_messages: Vec<Value>,
-    /// Anything else (`plugin_id`, `server_name`, …).
-    pub metadata: Map<String, Value>,
+    /// Anything else (`plugin_id`, `server_name`, …): a JSON object whose entry naming the
+    /// result's origin is shared with the other results of that origin.
+    pub metadata: ResultMetadata,
     /// Whether the host should end the model's turn after this call.
     pub stop_after_execution: bool,
 }

@@ -8,8 +8,8 @@ async fn call(name: &str, args: impl Into<ToolArguments>) -> Result<ToolExecutio
     let tool = DeclaredTool::all().into_iter().find(|t| t.name() == name).expect("declared");
     let call = ToolInvocation::new(name, args);
     let outcome = match tool.registration().invoker {
-        Invoker::Async(f) => f(None, call, None, Locale::En).await,
-        Invoker::Sync(f) => f(None, call, None, Locale::En),
+        Invoker::Async(f) => f(None, call, None, Locale::En, None).await,
+        Invoker::Sync(f) => f(None, call, None, Locale::En, None),
     };
     outcome.map_err(|e| e.message(Locale::En).to_owned())
 }

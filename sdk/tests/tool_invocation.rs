@@ -17,8 +17,8 @@ async fn call_in(
     let tool = DeclaredTool::all().into_iter().find(|t| t.name() == name).expect("declared");
     let call = ToolInvocation::new(name, args).with_call_id("call_1");
     match tool.registration().invoker {
-        Invoker::Async(f) => f(None, call, ctx, locale).await,
-        Invoker::Sync(f) => f(None, call, ctx.cloned(), locale),
+        Invoker::Async(f) => f(None, call, ctx, locale, None).await,
+        Invoker::Sync(f) => f(None, call, ctx.cloned(), locale, None),
     }
 }
 

@@ -24,8 +24,8 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use toolhook::{
-    Elicitation, InputKind, Interaction, LogLevel, Progress, RootsRequest, SamplingRequest, ToolExecutionResult,
-    ToolSpec,
+    Elicitation, InputKind, Interaction, LogLevel, Progress, RootsRequest, SamplingRequest, SharedEntry,
+    ToolExecutionResult, ToolSpec,
 };
 
 /// The most rounds of questions one call may take.
@@ -138,6 +138,8 @@ pub(crate) type SpecMaker = dyn Fn(&str, &rmcp::model::Tool) -> Option<ToolSpec>
 
 pub(crate) struct Connection {
     pub(crate) name: String,
+    /// `server_name: name`, shared by every result of this server's tools.
+    origin: SharedEntry,
     entry: McpServerEntry,
     live: RwLock<Arc<Live>>,
     commands: mpsc::Sender<Command>,
@@ -186,6 +188,7 @@ impl Connection {
         };
         let live = Live { status, tools: Arc::new(Vec::new()), peer: None, generation: 0, call_meta: None };
         let connection = Arc::new(Connection {
+            origin: SharedEntry::new("server_name", name.as_str()),
             name,
             entry,
             live: RwLock::new(Arc::new(live)),
@@ -642,9 +645,7 @@ impl Connection {
             pending.finish();
             match answer.map_err(lost)? {
                 ServerResult::CallToolResult(result) => {
-                    let mut metadata = Map::new();
-                    metadata.insert("server_name".into(), Value::from(self.name.as_str()));
-                    return Ok(super::content::from_call_result(result, metadata));
+                    return Ok(super::content::from_call_result(result, self.origin.clone()));
                 }
                 ServerResult::InputRequiredResult(asked) => {
                     let answers =

@@ -4,8 +4,8 @@
 //! client provider.
 
 use rmcp::model::{Annotations, CallToolResult, ContentBlock, EmbeddedResource, Resource, ResourceContents, Role};
-use serde_json::{Map, Value};
-use toolhook::{ContentType, ToolAnnotation, ToolContentItem, ToolExecutionResult};
+use serde_json::Value;
+use toolhook::{ContentType, SharedEntry, ToolAnnotation, ToolContentItem, ToolExecutionResult};
 
 /// A result as MCP sends it. `structured` is whether the tool declares an output schema: only then
 /// does its structured content go out as `structuredContent`.
@@ -105,9 +105,9 @@ fn with_annotations(block: ContentBlock, item: &ToolContentItem) -> ContentBlock
 
 /// A remote server's result in the one result model: the non-empty text blocks, trimmed and
 /// joined by lines, are the content (the error message when it is an error); every block is
-/// also a content item; structured content is kept as sent. The tool name is left empty for the
-/// caller, who owns it.
-pub(crate) fn from_call_result(result: CallToolResult, metadata: Map<String, Value>) -> ToolExecutionResult {
+/// also a content item; structured content is kept as sent; the metadata is the server's shared
+/// entry. The tool name is left empty for the caller, who owns it.
+pub(crate) fn from_call_result(result: CallToolResult, origin: SharedEntry) -> ToolExecutionResult {
     let mut text = String::new();
     for block in &result.content {
         if let Some(block) = block.as_text().map(|t| t.text.trim()).filter(|t| !t.is_empty()) {
@@ -125,7 +125,7 @@ pub(crate) fn from_call_result(result: CallToolResult, metadata: Map<String, Val
     };
     out.content_items = result.content.into_iter().map(item).collect();
     out.structured_content = result.structured_content;
-    out.metadata = metadata;
+    out.metadata.share(origin);
     out
 }
 

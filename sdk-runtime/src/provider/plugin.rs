@@ -15,8 +15,8 @@ use std::sync::{Arc, OnceLock, RwLock};
 use tokio::sync::Semaphore;
 use toolhook::__private::{Invoker, ToolKind, ToolRegistration};
 use toolhook::{
-    BoxFuture, Locale, ToolArguments, ToolAvailabilityContext, ToolError, ToolExecutionContext, ToolExecutionResult,
-    ToolInvocation, ToolSpec,
+    BoxFuture, Locale, SharedEntry, ToolArguments, ToolAvailabilityContext, ToolError, ToolExecutionContext,
+    ToolExecutionResult, ToolInvocation, ToolSpec,
 };
 
 /// Serves the tools of compiled-in plugins: `provider_name = "plugin_runtime"`,
@@ -52,6 +52,8 @@ pub(crate) struct PluginTable {
 
 pub(crate) struct PluginTools {
     pub(crate) id: String,
+    /// `plugin_id: id`, shared by every result of the plugin's tools.
+    origin: SharedEntry,
     pub(crate) source: Source,
     pub(crate) state: PluginState,
     pub(crate) instance: Option<Arc<dyn Any + Send + Sync>>,
@@ -80,7 +82,8 @@ impl PluginTool {
 impl PluginTools {
     pub(crate) fn new(id: String, source: Source, state: PluginState, tools: Vec<PluginTool>) -> Self {
         let index = tools.iter().enumerate().map(|(i, t)| (t.spec.name().to_owned(), i)).collect();
-        PluginTools { id, source, state, instance: None, tools, index, blocking: OnceLock::new() }
+        let origin = SharedEntry::new("plugin_id", id.as_str());
+        PluginTools { id, origin, source, state, instance: None, tools, index, blocking: OnceLock::new() }
     }
 }
 
@@ -225,10 +228,10 @@ impl ToolProvider for PluginToolProvider {
                         plugin: p.blocking.get_or_init(|| Arc::new(Semaphore::new(limits.plugin_limit()))).clone(),
                         plugin_id: p.id.clone(),
                     });
-                    Some(Ok((p.id.clone(), p.instance.clone(), registration, slots)))
+                    Some(Ok((p.origin.clone(), p.instance.clone(), registration, slots)))
                 })
         };
-        let (plugin_id, instance, registration, slots) = match found {
+        let (origin, instance, registration, slots) = match found {
             Some(Ok(found)) => found,
             Some(Err(error)) => return Box::pin(std::future::ready(Err(error))),
             None => {
@@ -238,23 +241,12 @@ impl ToolProvider for PluginToolProvider {
         };
         let mut call = call;
         prepare_arguments(&mut call, registration, ctx);
-        // Every result names the plugin that ran it.
-        let named = |mut result: ToolExecutionResult| {
-            result.metadata.insert("plugin_id".into(), Value::from(plugin_id));
-            result
-        };
+        // Every result names the plugin that ran it, through the plugin's shared entry. An async
+        // tool's own future is the call's: no wrapper, no second box.
+        let origin = Some(origin);
         match registration.invoker {
-            // An async tool's future is made here, so the wrapper only holds that future and the
-            // plugin id, not a second copy of the call.
-            Invoker::Async(invoke) => {
-                let run = invoke(instance, call, ctx, locale);
-                Box::pin(async move { run.await.map(named) })
-            }
-            Invoker::Sync(_) => {
-                Box::pin(
-                    async move { run_registration(registration, instance, call, ctx, locale, slots).await.map(named) },
-                )
-            }
+            Invoker::Async(invoke) => invoke(instance, call, ctx, locale, origin),
+            Invoker::Sync(_) => Box::pin(run_registration(registration, instance, call, ctx, locale, slots, origin)),
         }
     }
 }
@@ -307,9 +299,10 @@ pub(crate) async fn run_registration(
     ctx: Option<&ToolExecutionContext>,
     locale: Locale,
     slots: Option<BlockingSlots>,
+    origin: Option<SharedEntry>,
 ) -> Result<ToolExecutionResult, ToolError> {
     match registration.invoker {
-        Invoker::Async(invoke) => invoke(instance, call, ctx, locale).await,
+        Invoker::Async(invoke) => invoke(instance, call, ctx, locale, origin).await,
         Invoker::Sync(invoke) => {
             let ctx = ctx.cloned();
             let Ok(runtime) = tokio::runtime::Handle::try_current() else {
@@ -334,7 +327,7 @@ pub(crate) async fn run_registration(
             let job = runtime.spawn_blocking(move || {
                 let _permits = permits;
                 let _thread = thread;
-                invoke(instance, call, ctx, locale)
+                invoke(instance, call, ctx, locale, origin)
             });
             match job.await {
                 Ok(result) => result,
