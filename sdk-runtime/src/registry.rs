@@ -9,6 +9,7 @@ use crate::listing::{Found, ListingSettings, ProviderListings};
 use crate::provider::{LinkedRegistry, RegistryLink, ToolProvider};
 use crate::routes::{self, DuplicatePolicy, RouteRef, Routes, Warnings, shown};
 use crate::strict_arguments::from_strict;
+use futures_util::FutureExt;
 use serde_json::Value;
 use smallvec::SmallVec;
 use std::sync::atomic::AtomicU64;
@@ -591,15 +592,21 @@ impl ToolRegistry {
     /// the result's `metadata["access_denied"]` tells the host which rule hid it (`"platform"`,
     /// `"scope"` or `"permission"`). A tool that was declared but failed to load is not found
     /// either, and the answer says why.
-    pub async fn invoke(&self, call: ToolInvocation, ctx: Option<&ToolExecutionContext>) -> ToolExecutionResult {
-        self.invoke_found(call, ctx).await.0
+    pub fn invoke<'a>(
+        &'a self,
+        call: ToolInvocation,
+        ctx: Option<&'a ToolExecutionContext>,
+    ) -> impl Future<Output = ToolExecutionResult> + Send + 'a {
+        // A plain adapter rather than an `async fn`: an async fn would keep its own copy of the
+        // call beside the one inside `invoke_found`'s future, for the whole call.
+        self.invoke_found(call, ctx).map(|(result, _)| result)
     }
 
     /// [`invoke`](Self::invoke), also giving the tool's spec (as its provider listed it) when one
     /// was found (the MCP server needs its output schema; one lookup serves both).
     pub(crate) async fn invoke_found(
         &self,
-        mut call: ToolInvocation,
+        call: ToolInvocation,
         ctx: Option<&ToolExecutionContext>,
     ) -> (ToolExecutionResult, Option<ToolSpec>) {
         let started = Instant::now();
@@ -609,53 +616,68 @@ impl ToolRegistry {
         let find_by =
             started + config.default_timeout.map_or(config.listing_timeout, |t| t.min(config.listing_timeout));
         let caller = Caller::Execution(ctx);
-        let routes = match self.routes_now(caller) {
-            Some(routes) => routes,
-            // The slow path is boxed so that the call's future stays small.
-            None => Box::pin(self.resolve(caller, Some(&call.tool_name), find_by)).await,
-        };
-        let Some(route) = routes.get(&call.tool_name) else {
-            let requested = call.tool_name;
-            tracing::debug!(tool = %shown(&requested), "tool not found, not available or denied in this context");
-            let reason = self.snapshot().entries.iter().find_map(|e| e.provider.unavailable_reason(&requested));
-            let text = match reason {
-                Some(reason) => not_found_because(&requested, &reason, locale),
-                None => not_found(&requested, locale),
+        // Every binding of the call lives in a block that ends before the call is awaited: a
+        // binding that was borrowed stays in the future until its scope ends, a second copy of
+        // the call for as long as the call runs.
+        let (routes, call) = {
+            let call = call;
+            let routes = match self.routes_now(caller) {
+                Some(routes) => routes,
+                // The slow path is boxed so that the call's future stays small.
+                None => Box::pin(self.resolve(caller, Some(&call.tool_name), find_by)).await,
             };
-            let mut result = ToolExecutionResult::failure(requested, text);
-            // The model is told only that there is no such tool; the host learns which rule hid it.
-            if let Some(rule) = routes.denied_by(&result.tool_name) {
-                tracing::debug!(tool = %shown(&result.tool_name), rule, "call refused by the tool's access rules");
-                result.metadata.insert("access_denied".into(), Value::from(rule));
-            }
-            return (result, None);
+            (routes, call)
         };
-        // The name the caller asked for, borrowed from the route: the result is named after it.
+        // Providers produce texts in the registry's locale.
+        let localized =
+            ctx.filter(|c| c.locale != locale).map(|c| Box::new(ToolExecutionContext { locale, ..c.clone() }));
+        let ctx = localized.as_deref().or(ctx);
+        // The call is checked, changed and handed to its provider.
+        let (route, created) = {
+            let mut call = call;
+            let Some(route) = routes.get(&call.tool_name) else {
+                let requested = call.tool_name;
+                tracing::debug!(tool = %shown(&requested), "tool not found, not available or denied in this context");
+                let reason = self.snapshot().entries.iter().find_map(|e| e.provider.unavailable_reason(&requested));
+                let text = match reason {
+                    Some(reason) => not_found_because(&requested, &reason, locale),
+                    None => not_found(&requested, locale),
+                };
+                let mut result = ToolExecutionResult::failure(requested, text);
+                // The model is told only that there is no such tool; the host learns which rule hid it.
+                if let Some(rule) = routes.denied_by(&result.tool_name) {
+                    tracing::debug!(tool = %shown(&result.tool_name), rule, "call refused by the tool's access rules");
+                    result.metadata.insert("access_denied".into(), Value::from(rule));
+                }
+                return (result, None);
+            };
+            // The name the caller asked for, borrowed from the route: the result is named after it.
+            let requested = route.name();
+            if let Some(error) = self.check_argument_limits(&call.arguments) {
+                let text = failure_text(requested, &error.into_tool_error(), locale);
+                // A value nested too deep for the stack is taken apart without recursion.
+                if let ToolArguments::Value(value) = call.arguments {
+                    toolhook::args::drop_deep(value);
+                }
+                return (ToolExecutionResult::failure(requested, text), Some(route.spec().clone()));
+            }
+            call.arguments = from_strict(std::mem::take(&mut call.arguments), route.spec().parameters_schema());
+            let server = provider_call(route, &mut call, requested);
+            let provider = route.provider();
+            let created = guard::create(move || match server {
+                Some(server) => provider.__invoke_on_server(call, ctx, server),
+                None => provider.invoke(call, ctx),
+            });
+            (route, created)
+        };
         let requested = route.name();
         // The provider's spec: its content (schemas, timeout) is the listed copy's, without the
         // copy's renaming, which this path does not need.
         let spec = route.spec();
         let found = Some(spec.clone());
-        if let Some(error) = self.check_argument_limits(&call.arguments) {
-            let text = failure_text(requested, &error.into_tool_error(), locale);
-            // A value nested too deep for the stack is taken apart without recursion.
-            if let ToolArguments::Value(value) = call.arguments {
-                toolhook::args::drop_deep(value);
-            }
-            return (ToolExecutionResult::failure(requested, text), found);
-        }
-        call.arguments = from_strict(std::mem::take(&mut call.arguments), spec.parameters_schema());
-        let server = provider_call(route, &mut call, requested);
-        // Providers produce texts in the registry's locale.
-        let localized =
-            ctx.filter(|c| c.locale != locale).map(|c| Box::new(ToolExecutionContext { locale, ..c.clone() }));
-        let ctx = localized.as_deref().or(ctx);
         let timeout = spec.timeout().or(config.default_timeout);
         let provider = route.provider();
-        let outcome = match guard::create(|| match server {
-            Some(server) => provider.__invoke_on_server(call, ctx, server),
-            None => provider.invoke(call, ctx),
-        }) {
+        let outcome = match created {
             Ok(future) => match guard::run(future, timeout, started).await {
                 Guarded::Finished(outcome) => outcome,
                 Guarded::Panicked(message) => Err(ToolError::panic(message.unwrap_or_default())),
@@ -978,6 +1000,15 @@ mod tests {
                     prop_assert!(bound >= compact_len(&value), "{bound} < {}", compact_len(&value));
                 }
             }
+        }
+
+        /// The text's depth check agrees with the value's, brackets inside strings and the
+        /// shortcut for short texts included.
+        #[test]
+        fn text_depth_agrees_with_the_value_depth(value in json(), limit in 0usize..10, pretty: bool) {
+            let text = if pretty { serde_json::to_string_pretty(&value) } else { serde_json::to_string(&value) };
+            let text = text.expect("a JSON value");
+            prop_assert_eq!(json_depth_exceeds(&text, limit), toolhook::args::value_depth_exceeds(&value, limit));
         }
     }
 }

@@ -1410,8 +1410,9 @@ pub fn decode<A: ArgsStruct>(arguments: &ToolArguments) -> Result<A, ArgsError> 
 /// How deeply arrays and objects nest in JSON text (the top-level object is 1); stops counting
 /// once past `limit`. Strings are skipped, so brackets inside them do not count.
 pub fn json_depth_exceeds(text: &str, limit: usize) -> bool {
-    // Depth cannot exceed the number of opening brackets; counting them is a vectorised pass.
-    if text.bytes().filter(|&b| b == b'{' || b == b'[').count() <= limit {
+    // Depth cannot exceed the number of opening brackets, nor the length; counting them is a
+    // vectorised pass, and most arguments are too short to need it.
+    if text.len() <= limit || text.bytes().filter(|&b| b == b'{' || b == b'[').count() <= limit {
         return false;
     }
     let mut depth = 0usize;
