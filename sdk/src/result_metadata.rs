@@ -157,6 +157,16 @@ impl ResultMetadata {
         own.chain(self.shared.as_ref().map(|s| (&s.0.0, &s.0.1)))
     }
 
+    /// The keys, in [`iter`](Self::iter)'s order.
+    pub fn keys(&self) -> impl Iterator<Item = &String> + '_ {
+        self.iter().map(|(key, _)| key)
+    }
+
+    /// The values, in [`iter`](Self::iter)'s order.
+    pub fn values(&self) -> impl Iterator<Item = &Value> + '_ {
+        self.iter().map(|(_, value)| value)
+    }
+
     /// The entries as a plain JSON object.
     pub fn into_map(self) -> Map<String, Value> {
         let mut map = self.own.map(|own| *own).unwrap_or_default();
@@ -216,6 +226,15 @@ impl FromIterator<(String, Value)> for ResultMetadata {
     }
 }
 
+impl IntoIterator for ResultMetadata {
+    type Item = (String, Value);
+    type IntoIter = serde_json::map::IntoIter;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.into_map().into_iter()
+    }
+}
+
 impl Extend<(String, Value)> for ResultMetadata {
     fn extend<I: IntoIterator<Item = (String, Value)>>(&mut self, entries: I) {
         for (key, value) in entries {
@@ -257,8 +276,11 @@ mod tests {
         assert_eq!(m.len(), 3);
         assert_eq!(m.get("plugin_id"), Some(&json!("p")));
         assert!(m.contains_key("a") && !m.contains_key("c"));
-        let keys: Vec<&str> = m.iter().map(|(k, _)| k.as_str()).collect();
+        let keys: Vec<&str> = m.keys().map(String::as_str).collect();
         assert_eq!(keys, ["a", "b", "plugin_id"]);
+        assert_eq!(m.values().collect::<Vec<_>>(), [&json!(1), &json!(2), &json!("p")]);
+        let owned: Vec<(String, Value)> = m.clone().into_iter().collect();
+        assert_eq!(owned.last(), Some(&("plugin_id".to_owned(), json!("p"))));
         assert_eq!(serde_json::to_value(&m).unwrap(), json!({"a": 1, "b": 2, "plugin_id": "p"}));
         assert_eq!(m.clone().into_map(), json!({"a": 1, "b": 2, "plugin_id": "p"}).as_object().unwrap().clone());
     }
