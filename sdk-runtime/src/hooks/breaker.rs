@@ -172,10 +172,18 @@ impl Breaker {
         self.plugins.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Whether `plugin_id` may run a handler now (and whether that run is the probe). Inline
+    /// while no plugin has failed: every handler call asks.
+    #[inline]
     pub(crate) fn acquire(&self, plugin_id: &str) -> Permit {
         if self.tracked.load(Ordering::Acquire) == 0 {
             return Permit::Granted { probe: false };
         }
+        self.acquire_tracked(plugin_id)
+    }
+
+    #[inline(never)]
+    fn acquire_tracked(&self, plugin_id: &str) -> Permit {
         let mut plugins = self.plugins();
         let Some(breaker) = plugins.get_mut(plugin_id) else { return Permit::Granted { probe: false } };
         let now = Instant::now();
@@ -198,10 +206,17 @@ impl Breaker {
         due
     }
 
+    /// Records how a call ended. Inline while no plugin has failed and the call did not either.
+    #[inline]
     pub(crate) fn record(&self, plugin_id: &str, probe: bool, verdict: Verdict) {
         if verdict != Verdict::Failure && self.tracked.load(Ordering::Acquire) == 0 {
             return;
         }
+        self.record_tracked(plugin_id, probe, verdict);
+    }
+
+    #[inline(never)]
+    fn record_tracked(&self, plugin_id: &str, probe: bool, verdict: Verdict) {
         let mut plugins = self.plugins();
         let breaker = match (plugins.get_mut(plugin_id), verdict) {
             (Some(breaker), _) => breaker,
@@ -304,6 +319,7 @@ impl<'a> Ticket<'a> {
         Ticket { breaker, plugin_id, probe, reported: false }
     }
 
+    #[inline]
     pub(crate) fn report(mut self, verdict: Verdict) {
         self.reported = true;
         self.breaker.record(self.plugin_id, self.probe, verdict);
