@@ -61,6 +61,11 @@ pub trait ToolProvider: Send + Sync + 'static {
     ) -> BoxFuture<'a, Result<Vec<ToolSpec>, ToolError>>;
 
     /// Runs one call; `call.tool_name` is the provider's own name for the tool.
+    ///
+    /// A provider that names where its results come from (as the plugin provider's
+    /// `plugin_id` and the MCP provider's `server_name` do) makes that entry once, as a
+    /// [`SharedEntry`](toolhook::SharedEntry), and [shares](toolhook::ResultMetadata::share) it
+    /// with each result: no allocation per call.
     fn invoke<'a>(
         &'a self,
         call: ToolInvocation,
