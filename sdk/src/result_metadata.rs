@@ -128,12 +128,21 @@ impl ResultMetadata {
         self.own.as_deref_mut()?.shift_remove(key)
     }
 
-    /// Sets the shared entry, replacing an entry with its key (shared or own).
+    /// Makes `entry` the shared entry, replacing an entry with its key (shared or own). A shared
+    /// entry with another key stays, as this result's own: one result can name both the server
+    /// that answered and the plugin that passed the answer on.
     pub fn share(&mut self, entry: SharedEntry) {
         if let Some(own) = self.own.as_deref_mut() {
             own.shift_remove(entry.key());
         }
-        self.shared = Some(entry);
+        if let Some(previous) = self.shared.replace(entry).filter(|p| Some(p.key()) != self.shared_key()) {
+            let (key, value) = previous.into_parts();
+            self.own.get_or_insert_default().insert(key, value);
+        }
+    }
+
+    fn shared_key(&self) -> Option<&str> {
+        self.shared.as_ref().map(SharedEntry::key)
     }
 
     /// The shared entry, if any.
@@ -152,9 +161,8 @@ impl ResultMetadata {
     }
 
     /// The entries: this result's own in the order they were inserted, then the shared one.
-    pub fn iter(&self) -> impl Iterator<Item = (&String, &Value)> + '_ {
-        let own = self.own.as_deref().into_iter().flat_map(|own| own.iter());
-        own.chain(self.shared.as_ref().map(|s| (&s.0.0, &s.0.1)))
+    pub fn iter(&self) -> ResultMetadataIter<'_> {
+        ResultMetadataIter { own: self.own.as_deref().map(Map::iter), shared: self.shared.as_ref() }
     }
 
     /// The keys, in [`iter`](Self::iter)'s order.
@@ -165,6 +173,38 @@ impl ResultMetadata {
     /// The values, in [`iter`](Self::iter)'s order.
     pub fn values(&self) -> impl Iterator<Item = &Value> + '_ {
         self.iter().map(|(_, value)| value)
+    }
+
+    /// Every entry as a plain, mutable JSON object, for whatever else a [`Map`] offers
+    /// (`entry`, `retain`, `iter_mut`, …). The shared entry becomes this result's own (the last
+    /// entry) first.
+    pub fn as_map_mut(&mut self) -> &mut Map<String, Value> {
+        self.unshare();
+        self.own.get_or_insert_default()
+    }
+
+    /// Keeps the entries for which `keep` says so, asking in [`iter`](Self::iter)'s order. A
+    /// shared entry that `keep` changes becomes this result's own.
+    pub fn retain(&mut self, mut keep: impl FnMut(&String, &mut Value) -> bool) {
+        if let Some(own) = self.own.as_deref_mut() {
+            own.retain(&mut keep);
+        }
+        if let Some(shared) = self.shared.take() {
+            let (key, mut value) = (shared.key().to_owned(), shared.value().clone());
+            if !keep(&key, &mut value) {
+                return;
+            }
+            if &value == shared.value() {
+                self.shared = Some(shared);
+            } else {
+                self.own.get_or_insert_default().insert(key, value);
+            }
+        }
+    }
+
+    /// Removes every entry.
+    pub fn clear(&mut self) {
+        *self = ResultMetadata::new();
     }
 
     /// The entries as a plain JSON object.
@@ -186,6 +226,41 @@ impl ResultMetadata {
     }
 }
 
+/// The entries of a [`ResultMetadata`], its own first, then the shared one.
+#[derive(Clone, Debug)]
+pub struct ResultMetadataIter<'a> {
+    own: Option<serde_json::map::Iter<'a>>,
+    shared: Option<&'a SharedEntry>,
+}
+
+impl<'a> Iterator for ResultMetadataIter<'a> {
+    type Item = (&'a String, &'a Value);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(entry) = self.own.as_mut().and_then(Iterator::next) {
+            return Some(entry);
+        }
+        self.own = None;
+        self.shared.take().map(|shared| (&shared.0.0, &shared.0.1))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.own.as_ref().map_or(0, ExactSizeIterator::len) + usize::from(self.shared.is_some());
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for ResultMetadataIter<'_> {}
+
+impl<'a> IntoIterator for &'a ResultMetadata {
+    type Item = (&'a String, &'a Value);
+    type IntoIter = ResultMetadataIter<'a>;
+
+    fn into_iter(self) -> ResultMetadataIter<'a> {
+        self.iter()
+    }
+}
+
 impl std::fmt::Debug for ResultMetadata {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_map().entries(self.iter()).finish()
@@ -199,6 +274,8 @@ impl PartialEq for ResultMetadata {
         self.len() == other.len() && self.iter().all(|(key, value)| other.get(key) == Some(value))
     }
 }
+
+impl Eq for ResultMetadata {}
 
 impl std::ops::Index<&str> for ResultMetadata {
     type Output = Value;
@@ -309,6 +386,43 @@ mod tests {
         assert_eq!(c.remove("plugin_id"), Some(json!("p")));
         assert!(c.is_empty() && c.get("plugin_id").is_none());
         assert_eq!(c["plugin_id"], Value::Null);
+    }
+
+    #[test]
+    fn sharing_another_key_keeps_the_first_as_an_own_entry() {
+        let mut m = ResultMetadata::new();
+        m.share(SharedEntry::new("server_name", "brave"));
+        m.share(SharedEntry::new("plugin_id", "p"));
+        assert_eq!(serde_json::to_value(&m).unwrap(), json!({"server_name": "brave", "plugin_id": "p"}));
+        assert_eq!(m.shared().map(SharedEntry::key), Some("plugin_id"));
+        m.share(SharedEntry::new("plugin_id", "q"));
+        assert_eq!((m.len(), &m["plugin_id"]), (2, &json!("q")));
+    }
+
+    #[test]
+    fn map_operations_reach_every_entry() {
+        let mut m = shared();
+        let pairs: Vec<(&String, &Value)> = (&m).into_iter().collect();
+        assert_eq!((pairs.len(), m.iter().len()), (3, 3));
+        let mut asked = Vec::new();
+        m.retain(|key, value| {
+            asked.push(key.clone());
+            if key == "plugin_id" {
+                *value = json!("renamed");
+            }
+            key != "a"
+        });
+        assert_eq!(asked, ["a", "b", "plugin_id"]);
+        assert_eq!(serde_json::to_value(&m).unwrap(), json!({"b": 2, "plugin_id": "renamed"}));
+        assert!(m.shared().is_none());
+        let mut n = shared();
+        n.retain(|key, _| key != "plugin_id");
+        assert_eq!(serde_json::to_value(&n).unwrap(), json!({"a": 1, "b": 2}));
+        let mut o = shared();
+        o.as_map_mut().entry("c").or_insert(json!(3));
+        assert_eq!(o.keys().collect::<Vec<_>>(), ["a", "b", "plugin_id", "c"]);
+        o.clear();
+        assert!(o.is_empty());
     }
 
     #[test]
