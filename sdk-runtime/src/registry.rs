@@ -584,9 +584,9 @@ impl ToolRegistry {
     /// `error_message` a model can act on (unknown tool, bad arguments, a provider error, a panic,
     /// a timeout, a host without a usable tokio runtime).
     ///
-    /// The timeout (the tool's own, else [`RegistryConfig::default_timeout`]) counts from this
-    /// call: finding the tool and a handler that blocks its thread before its first `.await` use
-    /// it up too.
+    /// The timeout (the tool's own, else [`RegistryConfig::default_timeout`]) counts from the
+    /// moment the returned future is first polled: finding the tool and a handler that blocks
+    /// its thread before its first `.await` use it up too.
     ///
     /// A tool the caller's access rules hide answers `Tool not found`, as if it did not exist;
     /// the result's `metadata["access_denied"]` tells the host which rule hid it (`"platform"`,
@@ -628,10 +628,9 @@ impl ToolRegistry {
             };
             (routes, call)
         };
-        // Providers produce texts in the registry's locale.
-        let localized =
-            ctx.filter(|c| c.locale != locale).map(|c| Box::new(ToolExecutionContext { locale, ..c.clone() }));
-        let ctx = localized.as_deref().or(ctx);
+        // A context in another locale, copied in the registry's (providers produce texts in
+        // it); it outlives the provider's future, which borrows it.
+        let localized: Option<Box<ToolExecutionContext>>;
         // The call is checked, changed and handed to its provider.
         let (route, created) = {
             let mut call = call;
@@ -664,6 +663,9 @@ impl ToolRegistry {
             call.arguments = from_strict(std::mem::take(&mut call.arguments), route.spec().parameters_schema());
             let server = provider_call(route, &mut call, requested);
             let provider = route.provider();
+            localized =
+                ctx.filter(|c| c.locale != locale).map(|c| Box::new(ToolExecutionContext { locale, ..c.clone() }));
+            let ctx = localized.as_deref().or(ctx);
             let created = guard::create(move || match server {
                 Some(server) => provider.__invoke_on_server(call, ctx, server),
                 None => provider.invoke(call, ctx),

@@ -1,10 +1,12 @@
-//! What a provider of MCP servers' tools learns about a call: the server its tool was listed
-//! from, never one the caller names.
+//! What a provider learns about a call: for MCP servers' tools, the server its tool was listed
+//! from, never one the caller names; for every provider, the caller's context in the
+//! registry's locale.
 
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
 use toolhook::{
-    BoxFuture, ToolAvailabilityContext, ToolError, ToolExecutionContext, ToolExecutionResult, ToolInvocation, ToolSpec,
+    BoxFuture, Locale, ToolAvailabilityContext, ToolError, ToolExecutionContext, ToolExecutionResult, ToolInvocation,
+    ToolSpec,
 };
 use toolhook_runtime::{ToolProvider, ToolRegistry};
 
@@ -66,4 +68,55 @@ async fn a_server_the_spec_does_not_name_cannot_be_named_by_the_caller() {
     let call = ToolInvocation::new("search", "{}").with_metadata("mcp_server_name", "forged");
     let metadata = received_by(None, call).await;
     assert_eq!(metadata.get("mcp_server_name"), None);
+}
+
+/// The locale and session of a context a provider received (`None`: no context).
+type Received = Option<(Locale, String)>;
+
+/// A provider that records the context of every call it receives.
+struct Recorder {
+    contexts: Arc<Mutex<Vec<Received>>>,
+}
+
+impl ToolProvider for Recorder {
+    fn provider_name(&self) -> &str {
+        "recorder"
+    }
+    fn provider_type(&self) -> &str {
+        "builtin"
+    }
+    fn list_tools<'a>(
+        &'a self,
+        _: Option<&'a ToolAvailabilityContext>,
+    ) -> BoxFuture<'a, Result<Vec<ToolSpec>, ToolError>> {
+        let spec = ToolSpec::builder("note").description("Take a note.").core_tool(true).build().unwrap();
+        Box::pin(std::future::ready(Ok(vec![spec])))
+    }
+    fn invoke<'a>(
+        &'a self,
+        call: ToolInvocation,
+        ctx: Option<&'a ToolExecutionContext>,
+    ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
+        self.contexts.lock().unwrap().push(ctx.map(|c| (c.locale, c.session_id.clone())));
+        Box::pin(std::future::ready(Ok(ToolExecutionResult::success(call.tool_name, "noted"))))
+    }
+}
+
+#[tokio::test]
+async fn a_provider_gets_the_callers_context_in_the_registrys_locale() {
+    let contexts = Arc::new(Mutex::new(Vec::new()));
+    let registry = ToolRegistry::default();
+    registry.register_provider(Recorder { contexts: contexts.clone() });
+    assert_eq!(registry.locale(), Locale::En);
+    let in_chinese = ToolExecutionContext { locale: Locale::ZhHans, session_id: "s1".into(), ..Default::default() };
+    let in_english = ToolExecutionContext { locale: Locale::En, session_id: "s2".into(), ..Default::default() };
+    for ctx in [Some(&in_chinese), Some(&in_english), None] {
+        let result = registry.invoke(ToolInvocation::new("note", "{}"), ctx).await;
+        assert!(result.success, "{}", result.error_message);
+    }
+    // A call the registry refuses never reaches the provider, whatever its context.
+    let refused = registry.invoke(ToolInvocation::new("missing", "{}"), Some(&in_chinese)).await;
+    assert!(!refused.success);
+    let expected = [Some((Locale::En, "s1".to_owned())), Some((Locale::En, "s2".to_owned())), None];
+    assert_eq!(*contexts.lock().unwrap(), expected);
 }
