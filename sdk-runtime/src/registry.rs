@@ -599,15 +599,18 @@ impl ToolRegistry {
     ) -> impl Future<Output = ToolExecutionResult> + Send + 'a {
         // A plain adapter rather than an `async fn`: an async fn would keep its own copy of the
         // call beside the one inside `invoke_found`'s future, for the whole call.
-        self.invoke_found(call, ctx).map(|(result, _)| result)
+        self.invoke_found(call, ctx, false).map(|(result, _)| result)
     }
 
     /// [`invoke`](Self::invoke), also giving the tool's spec (as its provider listed it) when one
-    /// was found (the MCP server needs its output schema; one lookup serves both).
+    /// was found and `with_spec` asks for it (the MCP server needs its output schema; one lookup
+    /// serves both). Without it, no call touches the spec's reference counts, which every
+    /// thread calling the same tool would otherwise share.
     pub(crate) async fn invoke_found(
         &self,
         call: ToolInvocation,
         ctx: Option<&ToolExecutionContext>,
+        with_spec: bool,
     ) -> (ToolExecutionResult, Option<ToolSpec>) {
         let started = Instant::now();
         let config = &self.inner.config;
@@ -658,7 +661,7 @@ impl ToolRegistry {
                 if let ToolArguments::Value(value) = call.arguments {
                     toolhook::args::drop_deep(value);
                 }
-                return (ToolExecutionResult::failure(requested, text), Some(route.spec().clone()));
+                return (ToolExecutionResult::failure(requested, text), with_spec.then(|| route.spec().clone()));
             }
             call.arguments = from_strict(std::mem::take(&mut call.arguments), route.spec().parameters_schema());
             let server = provider_call(route, &mut call, requested);
@@ -676,7 +679,7 @@ impl ToolRegistry {
         // The provider's spec: its content (schemas, timeout) is the listed copy's, without the
         // copy's renaming, which this path does not need.
         let spec = route.spec();
-        let found = Some(spec.clone());
+        let found = with_spec.then(|| spec.clone());
         let timeout = spec.timeout().or(config.default_timeout);
         let provider = route.provider();
         let outcome = match created {

@@ -476,7 +476,7 @@ impl ServerHandler for McpServer {
         let _in_flight = shared.calls.enter();
         let finished = tokio::select! {
             biased;
-            found = shared.registry.invoke_found(invocation, Some(&ctx)) => Some(found),
+            found = shared.registry.invoke_found(invocation, Some(&ctx), true) => Some(found),
             () = call.input_needed() => None,
             () = context.ct.cancelled() => {
                 let text = format!("Tool {name} failed: Cancelled: the client cancelled the call");
