@@ -132,17 +132,13 @@ impl ResultMetadata {
     /// entry with another key stays, as this result's own: one result can name both the server
     /// that answered and the plugin that passed the answer on.
     pub fn share(&mut self, entry: SharedEntry) {
+        if self.shared.as_ref().is_some_and(|s| s.key() != entry.key()) {
+            self.unshare();
+        }
         if let Some(own) = self.own.as_deref_mut() {
             own.shift_remove(entry.key());
         }
-        if let Some(previous) = self.shared.replace(entry).filter(|p| Some(p.key()) != self.shared_key()) {
-            let (key, value) = previous.into_parts();
-            self.own.get_or_insert_default().insert(key, value);
-        }
-    }
-
-    fn shared_key(&self) -> Option<&str> {
-        self.shared.as_ref().map(SharedEntry::key)
+        self.shared = Some(entry);
     }
 
     /// The shared entry, if any.
