@@ -152,22 +152,28 @@ pub(crate) async fn run_timed<T>(
         let polled = guard.poll_guarded(cx);
         let after = Instant::now();
         ended = after;
-        longest = longest.max(after.saturating_duration_since(before));
-        let timed_out = |limit: Duration| TimedOut { limit, blocked_for: (longest > limit).then_some(longest) };
+        // How long this poll took is only worked out when it matters: when the deadline passed,
+        // or when the call goes on waiting (a later timeout reports its longest poll). A call
+        // that finishes in time, as most do on their first poll, does not pay for it.
+        let this_poll = || after.saturating_duration_since(before);
+        let timed_out =
+            |limit: Duration, longest: Duration| TimedOut { limit, blocked_for: (longest > limit).then_some(longest) };
         match polled {
             Poll::Ready(Err(payload)) => return Poll::Ready(Guarded::Panicked(panic_message(&*payload))),
             Poll::Ready(Ok(value)) => {
                 return Poll::Ready(match deadline {
-                    Some((limit, deadline)) if after > deadline => Guarded::TimedOut(timed_out(limit)),
+                    Some((limit, deadline)) if after > deadline => {
+                        Guarded::TimedOut(timed_out(limit, longest.max(this_poll())))
+                    }
                     _ => Guarded::Finished(value),
                 });
             }
-            Poll::Pending => {}
+            Poll::Pending => longest = longest.max(this_poll()),
         }
         let Some((limit, deadline)) = deadline else { return Poll::Pending };
         if after >= deadline {
             guard.release();
-            return Poll::Ready(Guarded::TimedOut(timed_out(limit)));
+            return Poll::Ready(Guarded::TimedOut(timed_out(limit, longest)));
         }
         if timer.is_none() {
             match arm(deadline) {
@@ -183,7 +189,7 @@ pub(crate) async fn run_timed<T>(
             Ok(Poll::Pending) => Poll::Pending,
             Ok(Poll::Ready(())) => {
                 guard.release();
-                Poll::Ready(Guarded::TimedOut(timed_out(limit)))
+                Poll::Ready(Guarded::TimedOut(timed_out(limit, longest)))
             }
             Err(_) => {
                 guard.release();
@@ -274,5 +280,30 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[tokio::test]
+    async fn a_poll_that_blocks_and_then_waits_is_reported_as_blocking() {
+        let future: BoxFuture<'static, u8> = Box::pin(async {
+            std::thread::sleep(Duration::from_millis(60));
+            std::future::pending::<u8>().await
+        });
+        let outcome = run(future, Some(Duration::from_millis(20)), Instant::now()).await;
+        match outcome {
+            Guarded::TimedOut(TimedOut { blocked_for: Some(blocked), .. }) => {
+                assert!(blocked >= Duration::from_millis(60));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_call_that_only_waits_past_its_limit_did_not_block() {
+        let future: BoxFuture<'static, u8> = Box::pin(async {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            1
+        });
+        let outcome = run(future, Some(Duration::from_millis(20)), Instant::now()).await;
+        assert!(matches!(outcome, Guarded::TimedOut(TimedOut { blocked_for: None, .. })), "{outcome:?}");
     }
 }
