@@ -267,34 +267,34 @@ mod tests {
         assert!(matches!(outcome, Guarded::NoTimer(NoTimer::TimersDisabled)), "{outcome:?}");
     }
 
-    #[tokio::test]
-    async fn a_first_poll_that_blocks_past_the_limit_is_a_timeout() {
-        let future: BoxFuture<'static, u8> = Box::pin(async {
-            std::thread::sleep(Duration::from_millis(60));
-            1
-        });
+    /// Runs a call whose first poll blocks its thread for 60 ms under a 20 ms limit, and checks
+    /// that it timed out as a call that blocked for at least that long.
+    async fn assert_reported_as_blocking(future: BoxFuture<'static, u8>) {
         let outcome = run(future, Some(Duration::from_millis(20)), Instant::now()).await;
         match outcome {
             Guarded::TimedOut(TimedOut { blocked_for: Some(blocked), .. }) => {
-                assert!(blocked >= Duration::from_millis(60));
+                assert!(blocked >= Duration::from_millis(60), "{blocked:?}");
             }
             other => panic!("{other:?}"),
         }
     }
 
     #[tokio::test]
+    async fn a_first_poll_that_blocks_past_the_limit_is_a_timeout() {
+        assert_reported_as_blocking(Box::pin(async {
+            std::thread::sleep(Duration::from_millis(60));
+            1
+        }))
+        .await;
+    }
+
+    #[tokio::test]
     async fn a_poll_that_blocks_and_then_waits_is_reported_as_blocking() {
-        let future: BoxFuture<'static, u8> = Box::pin(async {
+        assert_reported_as_blocking(Box::pin(async {
             std::thread::sleep(Duration::from_millis(60));
             std::future::pending::<u8>().await
-        });
-        let outcome = run(future, Some(Duration::from_millis(20)), Instant::now()).await;
-        match outcome {
-            Guarded::TimedOut(TimedOut { blocked_for: Some(blocked), .. }) => {
-                assert!(blocked >= Duration::from_millis(60));
-            }
-            other => panic!("{other:?}"),
-        }
+        }))
+        .await;
     }
 
     #[tokio::test]
