@@ -144,7 +144,6 @@ pub(crate) async fn run_timed<T>(
     // Kept in this future rather than boxed: a call that waits arms it, and an allocation per
     // such call would cost more than the timer.
     let mut timer = std::pin::pin!(None::<tokio::time::Sleep>);
-    let mut longest = Duration::ZERO;
     let mut first_poll = true;
     let mut ended = started;
     let outcome = std::future::poll_fn(|cx| {
@@ -152,28 +151,28 @@ pub(crate) async fn run_timed<T>(
         let polled = guard.poll_guarded(cx);
         let after = Instant::now();
         ended = after;
-        // How long this poll took is only worked out when it matters: when the deadline passed,
-        // or when the call goes on waiting (a later timeout reports its longest poll). A call
-        // that finishes in time, as most do on their first poll, does not pay for it.
-        let this_poll = || after.saturating_duration_since(before);
-        let timed_out =
-            |limit: Duration, longest: Duration| TimedOut { limit, blocked_for: (longest > limit).then_some(longest) };
+        // Whether the call blocked its thread past its limit is only worked out when it timed
+        // out at the end of a poll. Only the last poll can have taken longer than the limit: every
+        // poll before it ended before the deadline, which is the limit after the start. So no
+        // duration is computed for a call that finishes in time or goes on waiting.
+        let timed_out = |limit: Duration| {
+            let this_poll = after.saturating_duration_since(before);
+            TimedOut { limit, blocked_for: (this_poll > limit).then_some(this_poll) }
+        };
         match polled {
             Poll::Ready(Err(payload)) => return Poll::Ready(Guarded::Panicked(panic_message(&*payload))),
             Poll::Ready(Ok(value)) => {
                 return Poll::Ready(match deadline {
-                    Some((limit, deadline)) if after > deadline => {
-                        Guarded::TimedOut(timed_out(limit, longest.max(this_poll())))
-                    }
+                    Some((limit, deadline)) if after > deadline => Guarded::TimedOut(timed_out(limit)),
                     _ => Guarded::Finished(value),
                 });
             }
-            Poll::Pending => longest = longest.max(this_poll()),
+            Poll::Pending => {}
         }
         let Some((limit, deadline)) = deadline else { return Poll::Pending };
         if after >= deadline {
             guard.release();
-            return Poll::Ready(Guarded::TimedOut(timed_out(limit, longest)));
+            return Poll::Ready(Guarded::TimedOut(timed_out(limit)));
         }
         if timer.is_none() {
             match arm(deadline) {
@@ -188,8 +187,9 @@ pub(crate) async fn run_timed<T>(
         match catch_unwind(AssertUnwindSafe(|| sleep.poll(cx))) {
             Ok(Poll::Pending) => Poll::Pending,
             Ok(Poll::Ready(())) => {
+                // The deadline passed while the call waited: no poll blocked past the limit.
                 guard.release();
-                Poll::Ready(Guarded::TimedOut(timed_out(limit, longest)))
+                Poll::Ready(Guarded::TimedOut(TimedOut { limit, blocked_for: None }))
             }
             Err(_) => {
                 guard.release();
