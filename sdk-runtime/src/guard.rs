@@ -267,7 +267,7 @@ mod tests {
         assert!(matches!(outcome, Guarded::NoTimer(NoTimer::TimersDisabled)), "{outcome:?}");
     }
 
-    /// Runs a call whose first poll blocks its thread for 60 ms under a 20 ms limit, and checks
+    /// Runs a call that blocks its thread for 60 ms in one poll under a 20 ms limit, and checks
     /// that it timed out as a call that blocked for at least that long.
     async fn assert_reported_as_blocking(future: BoxFuture<'static, u8>) {
         let outcome = run(future, Some(Duration::from_millis(20)), Instant::now()).await;
@@ -293,6 +293,16 @@ mod tests {
         assert_reported_as_blocking(Box::pin(async {
             std::thread::sleep(Duration::from_millis(60));
             std::future::pending::<u8>().await
+        }))
+        .await;
+    }
+
+    #[tokio::test]
+    async fn a_later_poll_that_blocks_past_the_limit_is_reported_as_blocking() {
+        assert_reported_as_blocking(Box::pin(async {
+            tokio::task::yield_now().await;
+            std::thread::sleep(Duration::from_millis(60));
+            1
         }))
         .await;
     }
