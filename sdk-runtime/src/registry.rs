@@ -9,7 +9,6 @@ use crate::listing::{Found, ListingSettings, ProviderListings};
 use crate::provider::{LinkedRegistry, RegistryLink, ToolProvider};
 use crate::routes::{self, DuplicatePolicy, RouteRef, Routes, Warnings, shown};
 use crate::strict_arguments::from_strict;
-use futures_util::FutureExt;
 use serde_json::Value;
 use smallvec::SmallVec;
 use std::sync::atomic::AtomicU64;
@@ -597,21 +596,21 @@ impl ToolRegistry {
         call: ToolInvocation,
         ctx: Option<&'a ToolExecutionContext>,
     ) -> impl Future<Output = ToolExecutionResult> + Send + 'a {
-        // A plain adapter rather than an `async fn`: an async fn would keep its own copy of the
-        // call beside the one inside `invoke_found`'s future, for the whole call.
-        self.invoke_found(call, ctx, false).map(|(result, _)| result)
+        // `invoke_found`'s own future, not an `async fn` around it: that would keep its own copy
+        // of the call beside the one inside, for the whole call, and move the result once more.
+        self.invoke_found(call, ctx, None)
     }
 
-    /// [`invoke`](Self::invoke), also giving the tool's spec (as its provider listed it) when one
-    /// was found and `with_spec` asks for it (the MCP server needs its output schema; one lookup
-    /// serves both). Without it, no call touches the spec's reference counts, which every
-    /// thread calling the same tool would otherwise share.
+    /// [`invoke`](Self::invoke), also giving the tool's spec (as its provider listed it) in
+    /// `found` when one was found and `found` is given (the MCP server needs its output schema;
+    /// one lookup serves both). Without it, no call touches the spec's reference counts, which
+    /// every thread calling the same tool would otherwise share.
     pub(crate) async fn invoke_found(
         &self,
         call: ToolInvocation,
         ctx: Option<&ToolExecutionContext>,
-        with_spec: bool,
-    ) -> (ToolExecutionResult, Option<ToolSpec>) {
+        mut found: Option<&mut Option<ToolSpec>>,
+    ) -> ToolExecutionResult {
         let started = Instant::now();
         let config = &self.inner.config;
         let locale = config.locale;
@@ -619,24 +618,22 @@ impl ToolRegistry {
         let find_by =
             started + config.default_timeout.map_or(config.listing_timeout, |t| t.min(config.listing_timeout));
         let caller = Caller::Execution(ctx);
-        // Every binding of the call lives in a block that ends before the call is awaited: a
-        // binding that was borrowed stays in the future until its scope ends, a second copy of
-        // the call for as long as the call runs.
-        let (routes, call) = {
-            let call = call;
-            let routes = match self.routes_now(caller) {
+        // The name space; it outlives the block below, whose route borrows it.
+        let routes: Arc<Routes>;
+        // A context in another locale, copied in the registry's (providers produce texts in
+        // it); it outlives the provider's future, which borrows it.
+        let localized: Option<Box<ToolExecutionContext>>;
+        // The call is found, checked, changed and handed to its provider in a block that ends
+        // before the provider's future is awaited: a binding that was borrowed stays in the
+        // future until its scope ends, and the call would stay beside the provider's copy for as
+        // long as the call runs. One block, so that the call is moved into it once.
+        let (route, created) = {
+            let mut call = call;
+            routes = match self.routes_now(caller) {
                 Some(routes) => routes,
                 // The slow path is boxed so that the call's future stays small.
                 None => Box::pin(self.resolve(caller, Some(&call.tool_name), find_by)).await,
             };
-            (routes, call)
-        };
-        // A context in another locale, copied in the registry's (providers produce texts in
-        // it); it outlives the provider's future, which borrows it.
-        let localized: Option<Box<ToolExecutionContext>>;
-        // The call is checked, changed and handed to its provider.
-        let (route, created) = {
-            let mut call = call;
             let Some(route) = routes.get(&call.tool_name) else {
                 let requested = call.tool_name;
                 tracing::debug!(tool = %shown(&requested), "tool not found, not available or denied in this context");
@@ -651,7 +648,7 @@ impl ToolRegistry {
                     tracing::debug!(tool = %shown(&result.tool_name), rule, "call refused by the tool's access rules");
                     result.metadata.insert("access_denied".into(), Value::from(rule));
                 }
-                return (result, None);
+                return result;
             };
             // The name the caller asked for, borrowed from the route: the result is named after it.
             let requested = route.name();
@@ -661,7 +658,10 @@ impl ToolRegistry {
                 if let ToolArguments::Value(value) = call.arguments {
                     toolhook::args::drop_deep(value);
                 }
-                return (ToolExecutionResult::failure(requested, text), with_spec.then(|| route.spec().clone()));
+                if let Some(found) = found.as_deref_mut() {
+                    *found = Some(route.spec().clone());
+                }
+                return ToolExecutionResult::failure(requested, text);
             }
             call.arguments = from_strict(std::mem::take(&mut call.arguments), route.spec().parameters_schema());
             let server = provider_call(route, &mut call, requested);
@@ -679,7 +679,9 @@ impl ToolRegistry {
         // The provider's spec: its content (schemas, timeout) is the listed copy's, without the
         // copy's renaming, which this path does not need.
         let spec = route.spec();
-        let found = with_spec.then(|| spec.clone());
+        if let Some(found) = found {
+            *found = Some(spec.clone());
+        }
         let timeout = spec.timeout().or(config.default_timeout);
         let provider = route.provider();
         let outcome = match created {
@@ -702,7 +704,7 @@ impl ToolRegistry {
             },
             Err(payload) => Err(guard::panic_error(payload)),
         };
-        let result = match outcome {
+        match outcome {
             Ok(mut result) => {
                 // Most providers name the result after the tool already.
                 if result.tool_name != requested {
@@ -715,8 +717,7 @@ impl ToolRegistry {
                 let text = failure_text(requested, &error, locale);
                 ToolExecutionResult::failure(requested, text)
             }
-        };
-        (result, found)
+        }
     }
 
     /// Closes every provider in registration order. A failing provider does not stop the others;

@@ -474,16 +474,17 @@ impl ServerHandler for McpServer {
             .with_call_id(context.id.to_string())
             .with_session_id(shared.context.session_id.clone());
         let _in_flight = shared.calls.enter();
+        let mut spec = None;
         let finished = tokio::select! {
             biased;
-            found = shared.registry.invoke_found(invocation, Some(&ctx), true) => Some(found),
+            result = shared.registry.invoke_found(invocation, Some(&ctx), Some(&mut spec)) => Some(result),
             () = call.input_needed() => None,
             () = context.ct.cancelled() => {
                 let text = format!("Tool {name} failed: Cancelled: the client cancelled the call");
                 return Ok(to_call_result(&toolhook::ToolExecutionResult::failure(name, text), false).into());
             }
         };
-        let Some((result, spec)) = finished else {
+        let Some(result) = finished else {
             let (pending, used) = call.take_rounds().map(Rounds::into_parts).unwrap_or_default();
             let state = shared.states.seal(&name, &bound.unwrap_or_default(), used)?;
             let requests: InputRequests = serde_json::from_value(Value::Object(pending))
