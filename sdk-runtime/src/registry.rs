@@ -609,7 +609,7 @@ impl ToolRegistry {
         &self,
         call: ToolInvocation,
         ctx: Option<&ToolExecutionContext>,
-        mut found: Option<&mut Option<ToolSpec>>,
+        found: Option<&mut Option<ToolSpec>>,
     ) -> ToolExecutionResult {
         let started = Instant::now();
         let config = &self.inner.config;
@@ -650,6 +650,9 @@ impl ToolRegistry {
                 }
                 return result;
             };
+            if let Some(found) = found {
+                *found = Some(route.spec().clone());
+            }
             // The name the caller asked for, borrowed from the route: the result is named after it.
             let requested = route.name();
             if let Some(error) = self.check_argument_limits(&call.arguments) {
@@ -657,9 +660,6 @@ impl ToolRegistry {
                 // A value nested too deep for the stack is taken apart without recursion.
                 if let ToolArguments::Value(value) = call.arguments {
                     toolhook::args::drop_deep(value);
-                }
-                if let Some(found) = found.as_deref_mut() {
-                    *found = Some(route.spec().clone());
                 }
                 return ToolExecutionResult::failure(requested, text);
             }
@@ -679,9 +679,6 @@ impl ToolRegistry {
         // The provider's spec: its content (schemas, timeout) is the listed copy's, without the
         // copy's renaming, which this path does not need.
         let spec = route.spec();
-        if let Some(found) = found {
-            *found = Some(spec.clone());
-        }
         let timeout = spec.timeout().or(config.default_timeout);
         let provider = route.provider();
         let outcome = match created {
