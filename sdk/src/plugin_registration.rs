@@ -183,7 +183,5 @@ pub fn legacy_context(
 /// Named by every `#[action]` expansion so that each use warns; the crate root re-exports it
 /// (hidden), the path the warning shows. (The note is compiler output, not a doc link.)
 #[allow(rustdoc::broken_intra_doc_links)]
-#[deprecated(
-    note = "`#[action]` is deprecated: write `#[tool]` instead (see the migration guide in the `#[action]` docs)"
-)]
+#[deprecated(note = "#[action] is deprecated: it is registered as a tool; declare it with #[tool] instead")]
 pub const fn legacy_action() {}
