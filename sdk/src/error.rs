@@ -41,8 +41,21 @@ impl ToolError {
         ToolError { type_name: type_name.into(), message: [en.into(), zh_hans.into()] }
     }
 
-    /// `InvalidArguments`: the arguments could not be decoded.
-    pub fn invalid_arguments(en: impl Into<String>, zh_hans: impl Into<String>) -> Self {
+    /// `InvalidArguments`: the arguments could not be decoded; one detail for every locale.
+    ///
+    /// ```
+    /// use toolhook::{Locale, ToolError};
+    ///
+    /// let e = ToolError::invalid_arguments("days: must be at most 14");
+    /// assert_eq!(e.to_string(), "InvalidArguments: days: must be at most 14");
+    /// assert_eq!(e.message(Locale::ZhHans), "days: must be at most 14");
+    /// ```
+    pub fn invalid_arguments(detail: impl Into<String>) -> Self {
+        Self::new("InvalidArguments", detail)
+    }
+
+    /// `InvalidArguments` with a detail per locale.
+    pub fn invalid_arguments_in(en: impl Into<String>, zh_hans: impl Into<String>) -> Self {
         Self::localized("InvalidArguments", en, zh_hans)
     }
 

@@ -186,13 +186,13 @@ impl McpToolProvider {
             let (arguments, text) = match arguments {
                 Ok(parsed) => parsed,
                 Err(None) => {
-                    return Err(ToolError::invalid_arguments(
+                    return Err(ToolError::invalid_arguments_in(
                         "arguments must be a JSON object",
                         "参数必须是 JSON 对象",
                     ));
                 }
                 Err(Some(e)) => {
-                    return Err(ToolError::invalid_arguments(
+                    return Err(ToolError::invalid_arguments_in(
                         format!("arguments are not valid JSON: {e}"),
                         format!("参数不是合法的 JSON：{e}"),
                     ));
