@@ -62,12 +62,15 @@ impl Default for DeferredTools {
 }
 
 /// The tools of one round: what to advertise, the deferred pool, and the reminder listing the
-/// undiscovered ones.
+/// undiscovered ones. Read them as fields or through the methods of the same names.
 #[derive(Clone, Debug)]
 pub struct RoundTools {
-    advertised: Vec<ToolSpec>,
-    pool: Vec<ToolSpec>,
-    reminder: Option<String>,
+    /// Visible tools, then the discovered deferred ones (in pool order).
+    pub advertised: Vec<ToolSpec>,
+    /// Every deferred tool available in the context, in registry order.
+    pub pool: Vec<ToolSpec>,
+    /// The `<system-reminder>` text listing undiscovered tools, when there are any.
+    pub reminder: Option<String>,
     registry: ToolRegistry,
 }
 

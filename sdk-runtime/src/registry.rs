@@ -24,8 +24,21 @@ use toolhook::{
 /// How a [`ToolRegistry`] behaves.
 ///
 /// Every wait has a bound and every cache a size: a host can run for months on the defaults.
+/// Set what you need and take the rest from the defaults, with the builder methods or a struct
+/// literal:
+///
+/// ```
+/// use std::time::Duration;
+/// use toolhook_runtime::{DuplicatePolicy, RegistryConfig};
+///
+/// let config = RegistryConfig {
+///     duplicate_policy: DuplicatePolicy::Rename,
+///     default_timeout: Some(Duration::from_secs(5)),
+///     ..RegistryConfig::default()
+/// };
+/// assert_eq!(config, RegistryConfig::default().duplicate_policy(DuplicatePolicy::Rename).default_timeout(Some(Duration::from_secs(5))));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct RegistryConfig {
     /// The language of every model-visible text the registry and its built-ins produce.
     pub locale: Locale,
