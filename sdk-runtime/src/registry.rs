@@ -600,10 +600,10 @@ impl ToolRegistry {
     /// moment the returned future is first polled: finding the tool and a handler that blocks
     /// its thread before its first `.await` use it up too.
     ///
-    /// A tool the caller's access rules hide answers `Tool not found`, as if it did not exist;
-    /// the result's `metadata["access_denied"]` tells the host which rule hid it (`"platform"`,
-    /// `"scope"` or `"permission"`). A tool that was declared but failed to load is not found
-    /// either, and the answer says why.
+    /// A tool the caller's access rules hide answers `Tool not found`, as if it did not exist: a
+    /// plain failed result, with nothing else set; a `debug` log names the rule that hid it
+    /// (`platform`, `scope` or `permission`). A tool that was declared but failed to load is not
+    /// found either, and the answer says why.
     pub fn invoke<'a>(
         &'a self,
         call: ToolInvocation,
@@ -655,13 +655,11 @@ impl ToolRegistry {
                     Some(reason) => not_found_because(&requested, &reason, locale),
                     None => not_found(&requested, locale),
                 };
-                let mut result = ToolExecutionResult::failure(requested, text);
-                // The model is told only that there is no such tool; the host learns which rule hid it.
-                if let Some(rule) = routes.denied_by(&result.tool_name) {
-                    tracing::debug!(tool = %shown(&result.tool_name), rule, "call refused by the tool's access rules");
-                    result.metadata.insert("access_denied".into(), Value::from(rule));
+                // The model is told only that there is no such tool; the debug log says which rule hid it.
+                if let Some(rule) = routes.denied_by(&requested) {
+                    tracing::debug!(tool = %shown(&requested), rule, "call refused by the tool's access rules");
                 }
-                return result;
+                return ToolExecutionResult::failure(requested, text);
             };
             if let Some(found) = found {
                 *found = Some(route.spec().clone());

@@ -225,12 +225,10 @@ async fn a_huge_message_is_answered_with_a_bounded_reply() {
 }
 
 #[tokio::test]
-async fn a_denied_call_tells_the_model_nothing_and_the_host_which_rule() {
+async fn a_denied_call_is_a_plain_not_found() {
     let registry = ToolRegistry::default();
     registry.register_provider(PluginToolProvider::from_declared());
     let user = ToolExecutionContext { platform: "qq".into(), ..Default::default() };
     let result = registry.invoke(toolhook::ToolInvocation::new("ban", r#"{"user_id": "u1"}"#), Some(&user)).await;
-    assert_eq!(result.error_message, "Tool not found: ban");
-    assert_eq!(result.metadata.get("access_denied"), Some(&json!("permission")));
-    assert!(!result.history_content(Locale::En).contains("permission"));
+    assert_eq!(result, toolhook::ToolExecutionResult::failure("ban", "Tool not found: ban"));
 }
