@@ -667,7 +667,10 @@ impl ToolRegistry {
             // The name the caller asked for, borrowed from the route: the result is named after it.
             let requested = route.name();
             if let Some(error) = self.check_argument_limits(&call.arguments) {
-                let text = failure_text(requested, &error.into_tool_error(), locale);
+                let error = error.into_tool_error();
+                let provider = route.provider().provider_name();
+                tracing::error!(tool = %shown(requested), provider, %error, "tool call failed");
+                let text = failure_text(requested, &error, locale);
                 // A value nested too deep for the stack is taken apart without recursion.
                 if let ToolArguments::Value(value) = call.arguments {
                     toolhook::args::drop_deep(value);

@@ -383,6 +383,42 @@ async fn a_deep_host_built_value_is_refused_without_recursion() {
     assert_eq!(result.error_message, "Tool t failed: InvalidArguments: arguments are nested deeper than 64 levels");
 }
 
+/// The log lines written while `f` runs (at `ERROR` and `WARN`).
+async fn logged<F: std::future::Future>(f: F) -> (F::Output, String) {
+    #[derive(Clone, Default)]
+    struct Lines(Arc<std::sync::Mutex<Vec<u8>>>);
+    impl std::io::Write for Lines {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let lines = Lines::default();
+    let writer = lines.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(move || writer.clone())
+        .with_ansi(false)
+        .with_max_level(tracing::Level::WARN)
+        .finish();
+    let _guard = tracing::subscriber::set_default(subscriber);
+    let output = f.await;
+    let text = String::from_utf8(lines.0.lock().unwrap().clone()).unwrap();
+    (output, text)
+}
+
+#[tokio::test]
+async fn arguments_over_the_limit_are_refused_and_logged() {
+    let registry = ToolRegistry::new(RegistryConfig::default().max_argument_bytes(16));
+    registry.register_provider(Faulty::new("p", &["t"]));
+    let call = ToolInvocation::new("t", r#"{"text": "far more than sixteen bytes"}"#);
+    let (result, logs) = logged(registry.invoke(call, None)).await;
+    assert_eq!(result.error_message, "Tool t failed: InvalidArguments: arguments are larger than 16 bytes");
+    assert!(logs.contains("ERROR") && logs.contains("arguments are larger than 16 bytes"), "{logs}");
+}
+
 #[tokio::test]
 async fn names_no_model_api_accepts_are_listed_under_valid_ones() {
     let long = "x".repeat(200);
