@@ -295,19 +295,24 @@ impl Host {
         self.deferred.invoke(&self.registry, call, ctx).await
     }
 
-    /// Runs the calls of one model turn, concurrently, and gives the messages to append to the
-    /// chat history, in the order of the calls: each call's tool message, the media it returned
-    /// as follow-up messages, then the messages tools asked to post after the batch.
+    /// Runs the calls of one model turn one after another, in the order the model made them (a
+    /// call sees what the calls before it did: a tool that `tool_search` found in the same turn,
+    /// a note an earlier call saved), and gives the messages to append to the chat history, in
+    /// the same order: each call's tool message, the media it returned as follow-up messages,
+    /// then the messages tools asked to post after the batch.
+    ///
+    /// A host that wants independent calls to overlap can [`invoke`](Self::invoke) them itself
+    /// and pass the results to [`batch_history`].
     pub async fn run_calls<'a>(
         &self,
         calls: impl IntoIterator<Item = (&'a str, ToolInvocation)>,
         ctx: &ToolExecutionContext,
     ) -> Vec<HistoryMessage> {
-        let calls: Vec<(&str, ToolInvocation)> = calls.into_iter().collect();
-        let ids: Vec<&str> = calls.iter().map(|(id, _)| *id).collect();
-        let results: Vec<ToolExecutionResult> =
-            futures_util::future::join_all(calls.into_iter().map(|(_, call)| self.invoke(call, ctx))).await;
-        batch_history(ids.into_iter().zip(results.iter()), self.registry.locale())
+        let mut results: Vec<(&str, ToolExecutionResult)> = Vec::new();
+        for (id, call) in calls {
+            results.push((id, self.invoke(call, ctx).await));
+        }
+        batch_history(results.iter().map(|(id, result)| (*id, result)), self.registry.locale())
     }
 
     /// Fires a hook: blocking handlers run in order and may change the arguments or abort,

@@ -28,6 +28,25 @@ fn archive(
     format!("nothing about {query}")
 }
 
+static NOTES: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// Saves a note, after a moment.
+#[tool(core_tool = true)]
+async fn remember(
+    /// The note.
+    note: String,
+) -> String {
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    NOTES.lock().unwrap().push(note);
+    "saved".to_owned()
+}
+
+/// Counts the saved notes.
+#[tool(core_tool = true)]
+fn count_notes() -> String {
+    NOTES.lock().unwrap().len().to_string()
+}
+
 /// Marks reminders as seen: the host declares this hook itself.
 #[hook_handler("acme.reminder.due", custom = true)]
 async fn seen(mut args: HookArgs) -> HookOutcome {
@@ -62,7 +81,7 @@ async fn a_host_in_a_few_lines_reports_every_problem_and_serves_the_rest() {
     assert!(!names.contains(&"archive".to_owned()));
     assert!(round.reminder().is_some_and(|r| r.contains("archive")));
 
-    // Calls run concurrently into history messages, in the order of the calls.
+    // Calls run into history messages, in the order of the calls.
     let calls = [
         ("call_1", ToolInvocation::new("add", r#"{"a": 2, "b": 3}"#)),
         ("call_2", ToolInvocation::new("tool_search", r#"{"query": "archive"}"#)),
@@ -84,4 +103,25 @@ async fn a_host_in_a_few_lines_reports_every_problem_and_serves_the_rest() {
 
     host.shutdown().await;
     assert!(host.dispatcher().is_shut_down());
+}
+
+#[tokio::test]
+async fn the_calls_of_a_turn_run_one_after_another_in_call_order() {
+    let host = Host::builder().hook(HookSpec::new("acme.reminder.due")).build().await.unwrap_or_else(|e| e.into_host());
+    let ctx = ToolExecutionContext::for_session("s2");
+    let calls = [
+        ("call_1", ToolInvocation::new("remember", r#"{"note": "buy milk"}"#)),
+        ("call_2", ToolInvocation::new("count_notes", "{}")),
+    ];
+    let history = host.run_calls(calls, &ctx).await;
+    let contents: Vec<&str> = history
+        .iter()
+        .map(|m| match m {
+            HistoryMessage::Tool { content, .. } => content.as_str(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    // The count ran after the save had finished, although the save waited.
+    assert_eq!(contents, ["saved", "1"]);
+    host.shutdown().await;
 }
