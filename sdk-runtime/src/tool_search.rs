@@ -32,8 +32,9 @@ pub(crate) async fn run_tool_search(
     registry: &ToolRegistry,
     call: ToolInvocation,
     ctx: Option<ToolExecutionContext>,
+    default_locale: Locale,
 ) -> ToolExecutionResult {
-    let locale = ctx.as_ref().map_or(registry.locale(), |c| c.locale);
+    let locale = ctx.as_ref().map_or(default_locale, |c| c.locale);
     let args = call.arguments.to_value().unwrap_or(Value::Null);
     let query = match args.get("query") {
         Some(Value::String(q)) if !q.trim().is_empty() => q.clone(),

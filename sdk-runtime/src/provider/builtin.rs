@@ -57,7 +57,13 @@ impl ChatScopeFilter {
 }
 
 type SpecFn = dyn Fn(Option<&ToolAvailabilityContext>) -> Result<ToolSpec, ToolSpecError> + Send + Sync;
-type HandlerFn = dyn Fn(ToolInvocation, Option<ToolExecutionContext>) -> BoxFuture<'static, Result<ToolExecutionResult, ToolError>>
+/// A handler as the provider calls it: the call, its context as given (`None` without one), and
+/// the provider's locale for a call without a context.
+type HandlerFn = dyn Fn(
+        ToolInvocation,
+        Option<ToolExecutionContext>,
+        Locale,
+    ) -> BoxFuture<'static, Result<ToolExecutionResult, ToolError>>
     + Send
     + Sync;
 
@@ -137,10 +143,19 @@ impl BuiltinTool {
         F: Fn(ToolInvocation, Option<ToolExecutionContext>) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<ToolExecutionResult, ToolError>> + Send + 'static,
     {
+        // A host's handler always gets a context: without one, a default one in the provider's locale.
+        let handler = move |call, ctx: Option<ToolExecutionContext>, locale| {
+            let ctx = ctx.unwrap_or_else(|| ToolExecutionContext { locale, ..Default::default() });
+            Box::pin(handler(call, Some(ctx))) as BoxFuture<'static, _>
+        };
+        Self::from_parts(name.into(), depends_on, Arc::new(spec), Arc::new(handler))
+    }
+
+    fn from_parts(name: String, depends_on: ContextParts, spec: Arc<SpecFn>, handler: Arc<HandlerFn>) -> Self {
         BuiltinTool {
-            name: name.into(),
-            spec: Arc::new(spec),
-            handler: Arc::new(move |call, ctx| Box::pin(handler(call, ctx))),
+            name,
+            spec,
+            handler,
             spec_depends_on: depends_on,
             phase: PhaseFilter::default(),
             visibility: Visibility::Visible,
@@ -295,10 +310,7 @@ impl ToolProvider for BuiltinToolProvider {
     ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
         let locale = ctx.map_or(self.locale, |c| c.locale);
         match self.tools.iter().find(|t| t.name == call.tool_name) {
-            Some(tool) => {
-                let ctx = Some(ctx.cloned().unwrap_or_else(|| ToolExecutionContext { locale, ..Default::default() }));
-                (tool.handler)(call, ctx)
-            }
+            Some(tool) => (tool.handler)(call, ctx.cloned(), locale),
             None => {
                 let message = match locale {
                     Locale::En => format!("Builtin tool handler not found: {}", call.tool_name),
@@ -311,16 +323,21 @@ impl ToolProvider for BuiltinToolProvider {
 }
 
 /// `tool_search` as a built-in tool: it searches through the registry its provider is linked to.
+/// It is given the call's context as it came (`None` without one: its pool is then every
+/// deferred tool, as a listing without a context is).
 fn tool_search(deferred: DeferredTools, link: Arc<OnceLock<RegistryLink>>) -> BuiltinTool {
-    BuiltinTool::new(tool_search_spec(), move |call, ctx| {
+    let spec = tool_search_spec();
+    let name = spec.name().to_owned();
+    let handler: Arc<HandlerFn> = Arc::new(move |call, ctx, locale| {
         let deferred = deferred.clone();
         let registry = link.get().and_then(RegistryLink::registry);
-        async move {
+        Box::pin(async move {
             let Some(registry) = registry else {
                 return Err(ToolError::new("Unavailable", "tool_search is not registered with a registry"));
             };
-            Ok(run_tool_search(&deferred, &registry, call, ctx).await)
-        }
-    })
-    .phase(PhaseFilter::Action)
+            Ok(run_tool_search(&deferred, &registry, call, ctx, locale).await)
+        })
+    });
+    BuiltinTool::from_parts(name, ContextParts::NONE, Arc::new(move |_| Ok(spec.clone())), handler)
+        .phase(PhaseFilter::Action)
 }

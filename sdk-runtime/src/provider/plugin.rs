@@ -16,7 +16,7 @@ use tokio::sync::Semaphore;
 use toolhook::__private::{Invoker, ToolKind, ToolRegistration};
 use toolhook::{
     BoxFuture, Locale, SharedEntry, ToolArguments, ToolAvailabilityContext, ToolError, ToolExecutionContext,
-    ToolExecutionResult, ToolInvocation, ToolSpec,
+    ToolExecutionResult, ToolInvocation, ToolSpec, Visibility,
 };
 
 /// Serves the tools of compiled-in plugins: `provider_name = "plugin_runtime"`,
@@ -194,7 +194,12 @@ impl ToolProvider for PluginToolProvider {
             .read()
             .iter()
             .filter(|p| matches!(p.state, PluginState::Loading | PluginState::Loaded))
-            .flat_map(|p| p.tools.iter().filter(|t| t.enabled).map(|t| t.spec.clone()))
+            .flat_map(|p| {
+                p.tools
+                    .iter()
+                    .filter(|t| t.enabled && t.spec.visibility() != Visibility::Hidden)
+                    .map(|t| t.spec.clone())
+            })
             .collect();
         Box::pin(std::future::ready(Ok(specs)))
     }
