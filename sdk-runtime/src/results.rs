@@ -176,6 +176,10 @@ fn decode_image(item: &ToolContentItem) -> Option<Vec<u8>> {
         return None;
     };
     let payload = if source.starts_with("data:") { source.split_once(',').map_or("", |(_, p)| p) } else { source };
+    // A data URL with nothing after its comma (or no comma) holds no image.
+    if payload.is_empty() {
+        return None;
+    }
     STANDARD.decode(payload).ok().or_else(|| {
         let padding = (4 - payload.len() % 4) % 4;
         STANDARD.decode(format!("{payload}{}", "=".repeat(padding))).ok()

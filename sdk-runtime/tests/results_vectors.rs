@@ -45,6 +45,22 @@ fn an_empty_result_still_tells_the_model_what_happened() {
 }
 
 #[test]
+fn a_data_url_with_nothing_after_its_comma_is_no_image() {
+    let mut result = ToolExecutionResult::success("draw", "done");
+    let mut empty = toolhook::ToolContentItem::image("", "image/png");
+    empty.uri = "data:image/png;base64,".into();
+    let mut tiny = toolhook::ToolContentItem::image("", "image/png");
+    tiny.uri = "data:image/png;base64,iVBO".into();
+    result.content_items = vec![empty, tiny];
+    let history = split_tool_result("c", "draw", &result, Locale::En);
+    assert_eq!(history.media.len(), 2);
+    assert_eq!(history.media[0].image, None);
+    assert!(!history.media[0].visible_text.contains("[image]"), "{}", history.media[0].visible_text);
+    assert_eq!(history.media[1].image.as_deref(), Some(&[0x89, 0x50, 0x4e][..]));
+    assert!(history.media[1].visible_text.ends_with("\n[image]"), "{}", history.media[1].visible_text);
+}
+
+#[test]
 fn post_history_messages_follow_the_whole_batch() {
     use serde_json::json;
     use toolhook_runtime::{HistoryMessage, batch_history};
