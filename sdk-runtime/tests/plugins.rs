@@ -601,3 +601,15 @@ fn manifests_are_deterministic() {
     assert_eq!(weather["hook_handlers"][0]["full_name"], "acme.weather.tag");
     let _ = Arc::new(());
 }
+
+#[test]
+fn declared_tools_are_listed_by_name_whatever_their_plugin() {
+    let names: Vec<&str> = toolhook::DeclaredTool::all().iter().map(|t| t.name()).collect();
+    let mut sorted = names.clone();
+    sorted.sort_unstable();
+    assert_eq!(names, sorted);
+    // Tools of named plugins and free tools (of the crate's default plugin) are interleaved.
+    let plugins: std::collections::BTreeSet<&str> =
+        toolhook::DeclaredTool::all().iter().map(|t| t.plugin_id()).collect();
+    assert!(plugins.len() > 1, "{plugins:?}");
+}

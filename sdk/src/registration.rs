@@ -100,11 +100,12 @@ pub struct DeclaredTool {
 }
 
 impl DeclaredTool {
-    /// Every tool linked into the program, sorted by plugin id, then name.
+    /// Every tool linked into the program, sorted by name (then plugin id, for a name declared
+    /// twice).
     pub fn all() -> Vec<DeclaredTool> {
         let mut all: Vec<DeclaredTool> =
             inventory::iter::<ToolRegistration>.into_iter().map(|registration| DeclaredTool { registration }).collect();
-        all.sort_by_key(|t| (t.registration.plugin_id, t.registration.name));
+        all.sort_by_key(|t| (t.registration.name, t.registration.plugin_id));
         all
     }
 
