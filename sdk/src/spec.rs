@@ -168,7 +168,7 @@ impl ToolSpec {
 
     /// Converts a legacy (SDK 1.x) action declaration into a tool, as the Python SDK's host did:
     /// every parameter an optional string, the activation fields kept as metadata, and a generated
-    /// detailed text in each locale. The only error is a blank name.
+    /// detailed text in each locale. The only error is a blank name; a padded name is trimmed.
     ///
     /// Logs one `tracing` warning per action name, asking for a `#[tool]` declaration.
     ///
@@ -184,10 +184,19 @@ impl ToolSpec {
     ///     "Parameter details:\n- target: string, optional. User ID\n\nLegacy action activation: always."
     /// );
     /// assert_eq!(spec.metadata()["legacy_action"], true);
+    ///
+    /// assert_eq!(ToolSpec::from_action(ActionInfo::new(" poke "))?.name(), "poke");
+    /// assert!(ToolSpec::from_action(ActionInfo::new("  ")).is_err());
     /// # Ok::<(), toolhook::ToolSpecError>(())
     /// ```
-    pub fn from_action(info: ActionInfo) -> Result<ToolSpec, ToolSpecError> {
-        check_name(&info.name)?;
+    pub fn from_action(mut info: ActionInfo) -> Result<ToolSpec, ToolSpecError> {
+        if info.name.trim().is_empty() {
+            return Err(ToolSpecError::BlankName);
+        }
+        // Legacy declarations written by hand may pad the name; the tool takes it trimmed.
+        if info.name.trim() != info.name {
+            info.name = info.name.trim().to_owned();
+        }
         warn_legacy_action_once(&info.name);
         let rendered = render_action(&info);
         let [schema, schema_zh] = rendered.schema;

@@ -61,7 +61,7 @@ pub(crate) fn parameter_block(schema: &Value, locale: Locale) -> Option<String> 
             continue;
         };
         let name = key.trim();
-        let is_required = required.iter().any(|r| *r == key || *r == name);
+        let is_required = required.contains(&name);
         let enum_values = prop.get("enum").and_then(Value::as_array).filter(|values| !values.is_empty());
         let (description, value_docs) = split_value_docs(prop.get("description"), enum_values);
         let line = PropertyLine {
@@ -258,6 +258,18 @@ mod tests {
         assert_eq!(
             parameter_block(&schema, Locale::En).unwrap(),
             "Parameter details:\n- a: [\"string\",\"null\"], optional. 7. Default: null\n- b: integer, optional. No description"
+        );
+    }
+
+    #[test]
+    fn a_padded_key_is_shown_and_looked_up_in_required_by_its_trimmed_name() {
+        let schema = json!({"properties": {
+            " a ": {"type": "string"},
+            " b": {"type": "string"},
+        }, "required": [" a ", "b"]});
+        assert_eq!(
+            parameter_block(&schema, Locale::En).unwrap(),
+            "Parameter details:\n- a: string, optional. No description\n- b: string, required. No description"
         );
     }
 
