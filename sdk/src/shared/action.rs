@@ -97,34 +97,34 @@ pub struct ActionInfo {
     /// The action's (and the tool's) name.
     pub name: String,
     /// The brief shown to the model.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::nullable::or_default")]
     pub description: String,
     /// When it is offered.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::nullable::or_default")]
     pub activation_type: ActivationType,
     /// Keywords for [`ActivationType::Keyword`].
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::nullable::or_default")]
     pub activation_keywords: Vec<String>,
     /// Probability for [`ActivationType::Random`] (default 1.0).
-    #[serde(default = "one")]
+    #[serde(default = "one", deserialize_with = "super::nullable::or_one")]
     pub activation_probability: f64,
     /// The chat mode it was meant for.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::nullable::or_default")]
     pub chat_mode: ChatMode,
     /// Parameter name → description; every parameter is an optional string.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::nullable::or_default")]
     pub action_parameters: Map<String, Value>,
     /// Usage notes for the model.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::nullable::or_default")]
     pub action_require: Vec<String>,
     /// Message types the action applies to.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::nullable::or_default")]
     pub associated_types: Vec<String>,
     /// Whether it may run alongside other actions.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::nullable::or_default")]
     pub parallel_action: bool,
     /// The original prompt text.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::nullable::or_default")]
     pub action_prompt: String,
     /// Every other key, in input order.
     #[serde(flatten)]

@@ -13,6 +13,7 @@ pub(crate) mod action;
 pub(crate) mod docs;
 pub(crate) mod error;
 pub(crate) mod locale;
+pub(crate) mod nullable;
 pub(crate) mod param;
 pub(crate) mod py;
 pub(crate) mod schema;

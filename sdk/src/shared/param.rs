@@ -73,13 +73,13 @@ pub struct ToolParameterInfo {
     /// The parameter's name in the schema.
     pub name: String,
     /// Its JSON type (default `string`).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::nullable::or_default")]
     pub param_type: ToolParamType,
     /// Shown verbatim in the schema and trimmed in the generated docs.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::nullable::or_default")]
     pub description: String,
     /// Whether the model must pass it (default `true`).
-    #[serde(default = "default_true")]
+    #[serde(default = "default_true", deserialize_with = "super::nullable::or_true")]
     pub required: bool,
     /// The allowed values; `None` and `[]` both mean "any".
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -94,7 +94,7 @@ pub struct ToolParameterInfo {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub properties: Option<Map<String, Value>>,
     /// Objects only: the names of the required properties.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "super::nullable::or_default")]
     pub required_properties: Vec<String>,
     /// Objects only: `true`, `false` or a schema for undeclared properties.
     #[serde(default, skip_serializing_if = "Option::is_none")]
