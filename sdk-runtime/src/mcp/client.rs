@@ -5,7 +5,7 @@ use super::config::{McpServerEntry, McpServersConfig, McpToolRules};
 use super::connection::{CallError, Connection, McpServerStatus, SpecMaker};
 use crate::context_parts::ContextParts;
 use crate::provider::{RegistryLink, ToolProvider};
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 use std::sync::{Arc, OnceLock, RwLock};
 use std::time::Duration;
 use toolhook::{
@@ -314,15 +314,29 @@ impl McpToolProvider {
     }
 }
 
-/// The spec of a server's tool: its name, texts and schemas as sent, the host's rules.
+/// A tool's schema as a spec keeps it: as sent, without the top-level `$schema` (which names the
+/// draft for the server's validator, and which model APIs do not take).
+fn schema_of(schema: &rmcp::model::JsonObject) -> Map<String, Value> {
+    let mut schema = schema.clone();
+    schema.remove("$schema");
+    schema
+}
+
+/// The spec of a server's tool: its name, texts and schemas as sent, the host's rules; its
+/// metadata is the tool's `_meta`, then the server's name.
 fn spec_of(server: &str, tool: &rmcp::model::Tool, entry: &McpServerEntry) -> Option<ToolSpec> {
     let rules: McpToolRules = entry.rules.overridden_by(entry.tools.get(tool.name.as_ref()));
     let description = tool.description.as_deref().map(str::trim).filter(|d| !d.is_empty());
+    let input = schema_of(&tool.input_schema);
+    let input = if input.is_empty() {
+        json!({"type": "object", "properties": {}, "required": []})
+    } else {
+        Value::Object(input)
+    };
     let mut builder = ToolSpec::builder(tool.name.to_string())
-        .parameters_verbatim(Value::Object((*tool.input_schema).clone()))
+        .parameters_verbatim(input)
         .visibility(rules.visibility.unwrap_or(Visibility::Deferred))
-        .timeout(entry.timeout)
-        .metadata("server_name", server);
+        .timeout(entry.timeout);
     builder = match description {
         Some(description) => builder.brief_description(description),
         None => builder
@@ -333,7 +347,7 @@ fn spec_of(server: &str, tool: &rmcp::model::Tool, entry: &McpServerEntry) -> Op
         builder = builder.title(title.clone());
     }
     if let Some(output) = &tool.output_schema {
-        builder = builder.output_schema(Value::Object((**output).clone()));
+        builder = builder.output_schema(Value::Object(schema_of(output)));
     }
     if let Some(annotations) = &tool.annotations {
         let annotation = ToolAnnotation {
@@ -348,11 +362,11 @@ fn spec_of(server: &str, tool: &rmcp::model::Tool, entry: &McpServerEntry) -> Op
     }
     if let Some(meta) = &tool.meta {
         for (key, value) in meta.iter() {
-            if key != "server_name" {
-                builder = builder.metadata(key.clone(), value.clone());
-            }
+            builder = builder.metadata(key.clone(), value.clone());
         }
     }
+    // Set last, so that the server's name is the one a `_meta` of the same key would claim.
+    builder = builder.metadata("server_name", server);
     if let Some(permission) = rules.permission {
         builder = builder.permission(permission);
     }
@@ -434,4 +448,35 @@ impl ToolProvider for McpToolProvider {
 fn not_found(tool: &str, locale: Locale) -> ToolExecutionResult {
     let text = locale.pick(format!("MCP tool '{tool}' not found"), format!("MCP 工具 '{tool}' 未找到"));
     ToolExecutionResult::failure(tool, text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn object(value: Value) -> rmcp::model::JsonObject {
+        value.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn a_spec_keeps_the_schemas_without_their_draft_and_the_meta_before_the_server() {
+        let mut tool = rmcp::model::Tool::new(
+            "search",
+            "Search the web",
+            object(json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+                "properties": {"q": {"type": "string"}}})),
+        )
+        .with_meta(rmcp::model::MetaObject(object(json!({"vendor": "acme", "server_name": "forged"}))));
+        tool.output_schema = Some(Arc::new(object(json!({"$schema": "x", "type": "object", "properties": {}}))));
+        let spec = spec_of("brave", &tool, &McpServerEntry::http("http://localhost/mcp")).expect("a spec");
+        assert_eq!(spec.parameters_schema(), &json!({"type": "object", "properties": {"q": {"type": "string"}}}));
+        assert_eq!(spec.output_schema(), Some(&json!({"type": "object", "properties": {}})));
+        let metadata: Vec<(&String, &Value)> = spec.metadata().iter().collect();
+        assert_eq!(metadata, [(&"vendor".to_owned(), &json!("acme")), (&"server_name".to_owned(), &json!("brave"))]);
+
+        let bare = rmcp::model::Tool::new("ping", "", object(json!({"$schema": "x"})));
+        let spec = spec_of("brave", &bare, &McpServerEntry::http("http://localhost/mcp")).expect("a spec");
+        assert_eq!(spec.parameters_schema(), &json!({"type": "object", "properties": {}, "required": []}));
+        assert_eq!(spec.description(Locale::En), "MCP tool from brave");
+    }
 }
