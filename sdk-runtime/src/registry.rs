@@ -456,7 +456,9 @@ impl ToolRegistry {
     }
 
     /// The model definitions of every available tool, deferred ones included, in a given locale
-    /// (see [`get_llm_definitions`](Self::get_llm_definitions)).
+    /// (see [`get_llm_definitions`](Self::get_llm_definitions)). Providers listed for a context
+    /// see it in that locale, so that a provider that writes its texts per locale writes them in
+    /// it.
     ///
     /// A strict dialect that cannot project a tool sends that tool in the non-strict form of the
     /// same API and logs a warning.
@@ -466,7 +468,7 @@ impl ToolRegistry {
         dialect: Dialect,
         locale: Locale,
     ) -> Vec<Value> {
-        self.definitions(&*self.routes(ctx).await, dialect, locale)
+        self.definitions(&*self.routes_in(ctx, locale).await, dialect, locale)
     }
 
     /// The model definitions of every available tool (as [`get_llm_definitions`](Self::get_llm_definitions)
@@ -516,7 +518,7 @@ impl ToolRegistry {
         dialect: Dialect,
         locale: Locale,
     ) -> Arc<str> {
-        let routes = self.routes(ctx).await;
+        let routes = self.routes_in(ctx, locale).await;
         routes.rendered(dialect, locale, || self.definitions_text(&routes, dialect, locale).into())
     }
 
@@ -642,10 +644,10 @@ impl ToolRegistry {
         // long as the call runs. One block, so that the call is moved into it once.
         let (route, created) = {
             let mut call = call;
-            routes = match self.routes_now(caller) {
+            routes = match self.routes_now(caller, locale) {
                 Some(routes) => routes,
                 // The slow path is boxed so that the call's future stays small.
-                None => Box::pin(self.resolve(caller, Some(&call.tool_name), find_by)).await,
+                None => Box::pin(self.resolve(caller, Some(&call.tool_name), find_by, locale)).await,
             };
             let Some(route) = routes.get(&call.tool_name) else {
                 let requested = call.tool_name;
@@ -786,20 +788,24 @@ impl ToolRegistry {
     /// The name space for a listing: waits for providers' first listings up to the listing
     /// timeout.
     pub(crate) async fn routes(&self, ctx: Option<&ToolAvailabilityContext>) -> Arc<Routes> {
+        self.routes_in(ctx, self.locale()).await
+    }
+
+    /// [`routes`](Self::routes) with the providers listed in `locale` (their contexts carry it).
+    async fn routes_in(&self, ctx: Option<&ToolAvailabilityContext>, locale: Locale) -> Arc<Routes> {
         let caller = Caller::Availability(ctx);
-        if let Some(routes) = self.routes_now(caller) {
+        if let Some(routes) = self.routes_now(caller, locale) {
             return routes;
         }
         let wait_until = Instant::now() + self.inner.config.listing_timeout;
-        Box::pin(self.resolve(caller, None, wait_until)).await
+        Box::pin(self.resolve(caller, None, wait_until, locale)).await
     }
 
     /// The name space for a caller when every provider's listing and the name space itself are
     /// cached and current: no waiting, no allocation beyond the key's.
-    fn routes_now(&self, caller: Caller<'_>) -> Option<Arc<Routes>> {
+    fn routes_now(&self, caller: Caller<'_>, locale: Locale) -> Option<Arc<Routes>> {
         let set = read(&self.inner.providers);
         let view = caller.view();
-        let locale = self.locale();
         let mut listings = SmallVec::with_capacity(set.entries.len());
         for entry in &set.entries {
             listings.push(entry.fresh(view, locale)?.id);
@@ -810,10 +816,15 @@ impl ToolRegistry {
     /// The name space for a caller. Each provider's listing comes from its cache; a provider
     /// whose first listing is still on its way is waited for (until `wait_until`) only when the
     /// `wanted` tool is not already in another listing.
-    async fn resolve(&self, caller: Caller<'_>, wanted: Option<&str>, wait_until: Instant) -> Arc<Routes> {
+    async fn resolve(
+        &self,
+        caller: Caller<'_>,
+        wanted: Option<&str>,
+        wait_until: Instant,
+        locale: Locale,
+    ) -> Arc<Routes> {
         let set = self.snapshot();
         let view = caller.view();
-        let locale = self.locale();
         let mut found = Vec::with_capacity(set.entries.len());
         for entry in &set.entries {
             found.push(entry.lookup(view, locale).await);

@@ -1,6 +1,10 @@
-//! What providers list, and what `tool_search` searches, with and without a context.
+//! What providers list (and in which locale), and what `tool_search` searches, with and without a
+//! context.
 
-use toolhook::{ToolExecutionContext, ToolExecutionResult, ToolInvocation, ToolSpec, Visibility, tool};
+use toolhook::{
+    BoxFuture, Dialect, Locale, ToolAvailabilityContext, ToolError, ToolExecutionContext, ToolExecutionResult,
+    ToolInvocation, ToolSpec, Visibility, tool,
+};
 use toolhook_runtime::{
     BuiltinTool, BuiltinToolProvider, ChatScopeFilter, PluginToolProvider, ToolProvider, ToolRegistry,
 };
@@ -59,4 +63,46 @@ async fn tool_search_without_a_context_searches_every_deferred_tool() {
     // In a private chat, the group tool is not in the pool.
     let private = ToolExecutionContext { is_group_chat: Some(false), ..ToolExecutionContext::for_session("s1") };
     assert_eq!(matched(&registry, Some(&private)).await, serde_json::json!([]));
+}
+
+/// A provider that records the locale of every context it is listed for.
+struct LocaleRecorder(std::sync::Arc<std::sync::Mutex<Vec<Locale>>>);
+
+impl ToolProvider for LocaleRecorder {
+    fn provider_name(&self) -> &str {
+        "recorder"
+    }
+
+    fn provider_type(&self) -> &str {
+        "test"
+    }
+
+    fn list_tools<'a>(
+        &'a self,
+        ctx: Option<&'a ToolAvailabilityContext>,
+    ) -> BoxFuture<'a, Result<Vec<ToolSpec>, ToolError>> {
+        self.0.lock().unwrap().extend(ctx.map(|c| c.locale));
+        let spec = ToolSpec::builder("noted").brief_description("Noted").build().unwrap();
+        Box::pin(std::future::ready(Ok(vec![spec])))
+    }
+
+    fn invoke<'a>(
+        &'a self,
+        call: ToolInvocation,
+        _: Option<&'a ToolExecutionContext>,
+    ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
+        Box::pin(std::future::ready(Ok(ToolExecutionResult::success(call.tool_name, ""))))
+    }
+}
+
+#[tokio::test]
+async fn definitions_in_another_locale_list_providers_in_it() {
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let registry = ToolRegistry::default();
+    registry.register_provider(LocaleRecorder(seen.clone()));
+    let ctx = ToolAvailabilityContext::default();
+    registry.get_llm_definitions(Some(&ctx), Dialect::OpenAiChat).await;
+    registry.get_llm_definitions_in(Some(&ctx), Dialect::OpenAiChat, Locale::ZhHans).await;
+    registry.llm_definitions_json_in(Some(&ctx), Dialect::OpenAiChat, Locale::ZhHans).await;
+    assert_eq!(*seen.lock().unwrap(), [Locale::En, Locale::ZhHans], "each locale listed once");
 }
