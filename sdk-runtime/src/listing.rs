@@ -150,10 +150,10 @@ pub(crate) struct ProviderListings {
     parts: ContextParts,
     settings: ListingSettings,
     slots: Bounded<Key, Arc<Slot>>,
-    /// A provider whose listings read no part of the context has two: for calls without a
-    /// context and for calls with one. They live here rather than in `slots`, so the call path
-    /// finds them without hashing a key.
-    fixed: Option<[Arc<Slot>; 2]>,
+    /// A provider whose listings read no part of the context has one for calls without a context
+    /// and one per locale for calls with one (its context carries the locale). They live here
+    /// rather than in `slots`, so the call path finds them without hashing a key.
+    fixed: Option<[Arc<Slot>; FIXED_SLOTS]>,
     health: Mutex<Health>,
 }
 
@@ -164,6 +164,14 @@ impl std::fmt::Debug for ProviderListings {
             .field("parts", &self.parts)
             .finish_non_exhaustive()
     }
+}
+
+/// The fixed slots of a provider whose listings read no part of the context.
+const FIXED_SLOTS: usize = 1 + Locale::ALL.len();
+
+/// The fixed slot of a listing: 0 without a context, else the context's locale's.
+fn fixed_slot(context_locale: Option<Locale>) -> usize {
+    context_locale.map_or(0, |locale| 1 + Locale::ALL.iter().position(|&l| l == locale).unwrap_or(0))
 }
 
 /// The outcome of one fetch.
@@ -178,7 +186,7 @@ impl ProviderListings {
             parts,
             settings,
             slots: bounded(settings.capacity),
-            fixed: (parts == ContextParts::NONE).then(|| [Slot::empty(), Slot::empty()]),
+            fixed: (parts == ContextParts::NONE).then(|| std::array::from_fn(|_| Slot::empty())),
             health: Mutex::new(Health::default()),
         }
     }
@@ -189,7 +197,7 @@ impl ProviderListings {
 
     fn slot(&self, key: &Key) -> Arc<Slot> {
         if let Some(fixed) = &self.fixed {
-            return fixed[usize::from(key.is_some())].clone();
+            return fixed[fixed_slot(key.as_ref().map(|ctx| ctx.locale))].clone();
         }
         if let Some(slot) = self.slots.get(key) {
             return slot;
@@ -222,7 +230,7 @@ impl ProviderListings {
     pub(crate) fn fresh(&self, ctx: Option<ContextView<'_>>, locale: Locale) -> Option<Arc<Listing>> {
         let found;
         let slot = match &self.fixed {
-            Some(fixed) => &fixed[usize::from(ctx.is_some())],
+            Some(fixed) => &fixed[fixed_slot(ctx.map(|_| locale))],
             None => {
                 found = self.slots.get(&ctx.map(|ctx| self.parts.project(ctx, locale)))?;
                 &found
@@ -235,7 +243,7 @@ impl ProviderListings {
         }
     }
 
-    /// The listing for a context, listed in `locale` (the registry's): cached, or fetched now.
+    /// The listing for a context, listed in `locale`: cached, or fetched now.
     /// A fetch that does not finish on its first poll continues in the background; the caller
     /// then gets the previous listing, or the flight to wait for when there is none.
     pub(crate) async fn lookup(self: &Arc<Self>, ctx: Option<ContextView<'_>>, locale: Locale) -> Found {

@@ -6,7 +6,7 @@ use toolhook::{
     ToolInvocation, ToolSpec, Visibility, tool,
 };
 use toolhook_runtime::{
-    BuiltinTool, BuiltinToolProvider, ChatScopeFilter, PluginToolProvider, ToolProvider, ToolRegistry,
+    BuiltinTool, BuiltinToolProvider, ChatScopeFilter, ContextParts, PluginToolProvider, ToolProvider, ToolRegistry,
 };
 
 /// Sends a reply the host decides on: hidden from models.
@@ -65,8 +65,12 @@ async fn tool_search_without_a_context_searches_every_deferred_tool() {
     assert_eq!(matched(&registry, Some(&private)).await, serde_json::json!([]));
 }
 
-/// A provider that records the locale of every context it is listed for.
-struct LocaleRecorder(std::sync::Arc<std::sync::Mutex<Vec<Locale>>>);
+/// A provider that records the locale of every context it is listed for, and writes its tool's
+/// brief in it.
+struct LocaleRecorder {
+    seen: std::sync::Arc<std::sync::Mutex<Vec<Locale>>>,
+    depends_on: ContextParts,
+}
 
 impl ToolProvider for LocaleRecorder {
     fn provider_name(&self) -> &str {
@@ -77,12 +81,17 @@ impl ToolProvider for LocaleRecorder {
         "test"
     }
 
+    fn listing_depends_on(&self) -> ContextParts {
+        self.depends_on
+    }
+
     fn list_tools<'a>(
         &'a self,
         ctx: Option<&'a ToolAvailabilityContext>,
     ) -> BoxFuture<'a, Result<Vec<ToolSpec>, ToolError>> {
-        self.0.lock().unwrap().extend(ctx.map(|c| c.locale));
-        let spec = ToolSpec::builder("noted").brief_description("Noted").build().unwrap();
+        let locale = ctx.map_or(Locale::En, |c| c.locale);
+        self.seen.lock().unwrap().push(locale);
+        let spec = ToolSpec::builder("noted").brief_description(format!("Noted in {locale}")).build().unwrap();
         Box::pin(std::future::ready(Ok(vec![spec])))
     }
 
@@ -97,12 +106,20 @@ impl ToolProvider for LocaleRecorder {
 
 #[tokio::test]
 async fn definitions_in_another_locale_list_providers_in_it() {
-    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let registry = ToolRegistry::default();
-    registry.register_provider(LocaleRecorder(seen.clone()));
-    let ctx = ToolAvailabilityContext::default();
-    registry.get_llm_definitions(Some(&ctx), Dialect::OpenAiChat).await;
-    registry.get_llm_definitions_in(Some(&ctx), Dialect::OpenAiChat, Locale::ZhHans).await;
-    registry.llm_definitions_json_in(Some(&ctx), Dialect::OpenAiChat, Locale::ZhHans).await;
-    assert_eq!(*seen.lock().unwrap(), [Locale::En, Locale::ZhHans], "each locale listed once");
+    // A provider whose listing reads the whole context, and one whose listing reads none of it
+    // (cached in fewer places): each is listed once per locale, and neither locale's listing
+    // stands in for the other's.
+    for depends_on in [ContextParts::ALL, ContextParts::NONE] {
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let registry = ToolRegistry::default();
+        registry.register_provider(LocaleRecorder { seen: seen.clone(), depends_on });
+        let ctx = ToolAvailabilityContext::default();
+        let description = |definitions: Vec<serde_json::Value>| definitions[0]["function"]["description"].clone();
+        let zh = registry.get_llm_definitions_in(Some(&ctx), Dialect::OpenAiChat, Locale::ZhHans).await;
+        assert_eq!(description(zh), "Noted in zh-Hans", "{depends_on:?}");
+        let en = registry.get_llm_definitions(Some(&ctx), Dialect::OpenAiChat).await;
+        assert_eq!(description(en), "Noted in en", "{depends_on:?}");
+        registry.llm_definitions_json_in(Some(&ctx), Dialect::OpenAiChat, Locale::ZhHans).await;
+        assert_eq!(*seen.lock().unwrap(), [Locale::ZhHans, Locale::En], "{depends_on:?}");
+    }
 }
