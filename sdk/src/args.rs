@@ -168,7 +168,7 @@ impl ArgsError {
 
     /// The `InvalidArguments` error a provider returns for it, in both locales.
     pub fn into_tool_error(self) -> ToolError {
-        ToolError::invalid_arguments_in(self.message(Locale::En), self.message(Locale::ZhHans))
+        ToolError::invalid_arguments_localized(self.message(Locale::En), self.message(Locale::ZhHans))
     }
 }
 

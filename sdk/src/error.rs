@@ -55,7 +55,7 @@ impl ToolError {
     }
 
     /// `InvalidArguments` with a detail per locale.
-    pub fn invalid_arguments_in(en: impl Into<String>, zh_hans: impl Into<String>) -> Self {
+    pub fn invalid_arguments_localized(en: impl Into<String>, zh_hans: impl Into<String>) -> Self {
         Self::localized("InvalidArguments", en, zh_hans)
     }
 

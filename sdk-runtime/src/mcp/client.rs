@@ -20,9 +20,10 @@ use toolhook::{
 /// - **Listing never waits**: it is each server's tools as last listed (in configuration
 ///   order), with the host's rules (visibility, permission, platforms, scopes) per server and per
 ///   tool. A server that says its tools changed is listed again and the registry told.
-/// - **Names, descriptions and schemas are kept as the server sent them** (schemas verbatim,
-///   JSON Schema 2020-12 keywords included); the registry makes names every model API accepts and
-///   settles duplicates. A tool without a description gets "MCP tool from {server}".
+/// - **Names, descriptions and schemas are kept as the server sent them** (schemas with their
+///   JSON Schema 2020-12 keywords, without the top-level `$schema`, which model APIs do not
+///   take); the registry makes names every model API accepts and settles duplicates. A tool
+///   without a description gets "MCP tool from {server}".
 /// - **A dead or hung server costs only its own tools**: connecting and listing have a timeout;
 ///   a lost server is reconnected with exponential backoff and jitter, its tools stay listed and
 ///   fail at once with "MCP server '{name}' is not connected"; after too many failures in a row it
@@ -186,13 +187,13 @@ impl McpToolProvider {
             let (arguments, text) = match arguments {
                 Ok(parsed) => parsed,
                 Err(None) => {
-                    return Err(ToolError::invalid_arguments_in(
+                    return Err(ToolError::invalid_arguments_localized(
                         "arguments must be a JSON object",
                         "参数必须是 JSON 对象",
                     ));
                 }
                 Err(Some(e)) => {
-                    return Err(ToolError::invalid_arguments_in(
+                    return Err(ToolError::invalid_arguments_localized(
                         format!("arguments are not valid JSON: {e}"),
                         format!("参数不是合法的 JSON：{e}"),
                     ));
@@ -323,7 +324,8 @@ fn schema_of(schema: &rmcp::model::JsonObject) -> Map<String, Value> {
 }
 
 /// The spec of a server's tool: its name, texts and schemas as sent, the host's rules; its
-/// metadata is the tool's `_meta`, then the server's name.
+/// metadata is the tool's `_meta` with `server_name` set to the server (after the `_meta` keys,
+/// or in the place of a `_meta` key of that name).
 fn spec_of(server: &str, tool: &rmcp::model::Tool, entry: &McpServerEntry) -> Option<ToolSpec> {
     let rules: McpToolRules = entry.rules.overridden_by(entry.tools.get(tool.name.as_ref()));
     let description = tool.description.as_deref().map(str::trim).filter(|d| !d.is_empty());
@@ -473,6 +475,12 @@ mod tests {
         assert_eq!(spec.output_schema(), Some(&json!({"type": "object", "properties": {}})));
         let metadata: Vec<(&String, &Value)> = spec.metadata().iter().collect();
         assert_eq!(metadata, [(&"vendor".to_owned(), &json!("acme")), (&"server_name".to_owned(), &json!("brave"))]);
+
+        // A `_meta` key named like the server's keeps its place and takes the server's name.
+        let tool = tool.with_meta(rmcp::model::MetaObject(object(json!({"server_name": "forged", "vendor": "acme"}))));
+        let spec = spec_of("brave", &tool, &McpServerEntry::http("http://localhost/mcp")).expect("a spec");
+        let metadata: Vec<(&String, &Value)> = spec.metadata().iter().collect();
+        assert_eq!(metadata, [(&"server_name".to_owned(), &json!("brave")), (&"vendor".to_owned(), &json!("acme"))]);
 
         let bare = rmcp::model::Tool::new("ping", "", object(json!({"$schema": "x"})));
         let spec = spec_of("brave", &bare, &McpServerEntry::http("http://localhost/mcp")).expect("a spec");
