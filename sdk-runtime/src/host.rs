@@ -296,13 +296,14 @@ impl Host {
     }
 
     /// Runs the calls of one model turn one after another, in the order the model made them (a
-    /// call sees what the calls before it did: a tool that `tool_search` found in the same turn,
-    /// a note an earlier call saved), and gives the messages to append to the chat history, in
-    /// the same order: each call's tool message, the media it returned as follow-up messages,
-    /// then the messages tools asked to post after the batch.
+    /// call sees what the calls before it did: a note an earlier call saved, the tools a
+    /// `tool_search` earlier in the turn found), and gives the messages to append to the chat
+    /// history, in the same order: each call's tool message, the media it returned as follow-up
+    /// messages, then the messages tools asked to post after the batch.
     ///
-    /// A host that wants independent calls to overlap can [`invoke`](Self::invoke) them itself
-    /// and pass the results to [`batch_history`].
+    /// A turn takes as long as its calls together, each within its own timeout. A host that
+    /// wants independent calls to overlap can [`invoke`](Self::invoke) them itself and pass the
+    /// results to [`batch_history`].
     pub async fn run_calls<'a>(
         &self,
         calls: impl IntoIterator<Item = (&'a str, ToolInvocation)>,

@@ -126,8 +126,9 @@
 //! - **Argument errors** quote the offending value as received, as compact JSON (`days: expected
 //!   integer, got string "three"`). Your own parameter types decode exactly as their
 //!   `Deserialize` says (no lenient scalars inside them), and errors name the full JSON path.
-//! - **Built-in tools** always receive an execution context; a call without one gets an empty
-//!   context in the provider's locale.
+//! - **Built-in tools** a host adds always receive an execution context; a call without one
+//!   gets an empty context in the provider's locale. `tool_search` gets the call's context as
+//!   it came: without one, it searches every deferred tool.
 //! - **Config**: missing keys are filled from the config type's `Default` at every level, not just
 //!   the top; [`CollectedPlugin::config_schema`] gives a host UI the JSON Schema of the form.
 //! - **Plugin selection**: [`PluginSet::only`] and [`PluginSet::retain`] let a host (or a test)

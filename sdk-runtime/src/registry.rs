@@ -25,7 +25,8 @@ use toolhook::{
 ///
 /// Every wait has a bound and every cache a size: a host can run for months on the defaults.
 /// Set what you need and take the rest from the defaults, with the builder methods or a struct
-/// literal:
+/// literal ending in `..RegistryConfig::default()` (options are added in minor releases, so a
+/// literal that names every field can stop compiling):
 ///
 /// ```
 /// use std::time::Duration;

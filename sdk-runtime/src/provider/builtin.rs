@@ -108,7 +108,8 @@ impl std::fmt::Debug for BuiltinTool {
 }
 
 impl BuiltinTool {
-    /// A built-in tool with a fixed spec.
+    /// A built-in tool with a fixed spec. Its handler is given the call's context, or, for a
+    /// call without one, an empty context in the provider's locale.
     pub fn new<F, Fut>(spec: ToolSpec, handler: F) -> Self
     where
         F: Fn(ToolInvocation, Option<ToolExecutionContext>) -> Fut + Send + Sync + 'static,

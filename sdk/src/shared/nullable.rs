@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Deserializer};
 
-/// `null` or absent ⇒ `T::default()`.
+/// `null` ⇒ `T::default()` (an absent key is `#[serde(default)]`'s).
 pub(crate) fn or_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
 where
     D: Deserializer<'de>,
