@@ -4,7 +4,6 @@
 #![allow(missing_debug_implementations)]
 
 use serde_json::{Value, json};
-use std::future::Future;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use toolhook::hooks::{HookArgs, HookOutcome};
@@ -17,6 +16,10 @@ use toolhook_runtime::{
     BoxError, CommandSet, CommandSpec, ConfigSource, HostClassification, PluginHost, PluginHostBuilder, PluginSet,
     PluginState, ToolRegistry, manifest, rebuild,
 };
+
+#[path = "common/logs.rs"]
+mod logs;
+use logs::logged;
 
 // ---- helpers ---------------------------------------------------------------------------------------
 
@@ -52,32 +55,6 @@ async fn listed(registry: &ToolRegistry) -> Vec<String> {
 async fn marked_by(dispatcher: &HookDispatcher) -> Option<Value> {
     let result = dispatcher.invoke_with("chat.receive.before_process", &json!({"message": {}})).await.unwrap();
     result.kwargs.get("marked_by").cloned()
-}
-
-/// Runs `f` and returns its output with the log lines (`WARN` and above) written meanwhile.
-async fn logged<F: Future>(f: F) -> (F::Output, String) {
-    #[derive(Clone, Default)]
-    struct Lines(Arc<Mutex<Vec<u8>>>);
-    impl std::io::Write for Lines {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let lines = Lines::default();
-    let writer = lines.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_writer(move || writer.clone())
-        .with_ansi(false)
-        .with_max_level(tracing::Level::WARN)
-        .finish();
-    let _guard = tracing::subscriber::set_default(subscriber);
-    let output = f.await;
-    let text = String::from_utf8(lines.0.lock().unwrap().clone()).unwrap();
-    (output, text)
 }
 
 /// Whether one line of `log` contains every one of `parts`.

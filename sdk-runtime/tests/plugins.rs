@@ -608,7 +608,7 @@ fn declared_tools_are_listed_by_name_whatever_their_plugin() {
     let mut sorted = names.clone();
     sorted.sort_unstable();
     assert_eq!(names, sorted);
-    // Tools of named plugins and free tools (of the crate's default plugin) are interleaved.
+    // The tools come from several plugins, whose ids sort in another order than their names.
     let plugins: std::collections::BTreeSet<&str> =
         toolhook::DeclaredTool::all().iter().map(|t| t.plugin_id()).collect();
     assert!(plugins.len() > 1, "{plugins:?}");

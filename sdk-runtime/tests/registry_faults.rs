@@ -10,6 +10,10 @@ use toolhook::{
 };
 use toolhook_runtime::{BuiltinToolProvider, ContextParts, RegistryConfig, ToolProvider, ToolRegistry};
 
+#[path = "common/logs.rs"]
+mod logs;
+use logs::logged;
+
 /// How a test provider lists.
 #[derive(Clone)]
 enum Listing {
@@ -381,32 +385,6 @@ async fn a_deep_host_built_value_is_refused_without_recursion() {
         .join()
         .expect("no stack overflow");
     assert_eq!(result.error_message, "Tool t failed: InvalidArguments: arguments are nested deeper than 64 levels");
-}
-
-/// The log lines written while `f` runs (at `ERROR` and `WARN`).
-async fn logged<F: std::future::Future>(f: F) -> (F::Output, String) {
-    #[derive(Clone, Default)]
-    struct Lines(Arc<std::sync::Mutex<Vec<u8>>>);
-    impl std::io::Write for Lines {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let lines = Lines::default();
-    let writer = lines.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_writer(move || writer.clone())
-        .with_ansi(false)
-        .with_max_level(tracing::Level::WARN)
-        .finish();
-    let _guard = tracing::subscriber::set_default(subscriber);
-    let output = f.await;
-    let text = String::from_utf8(lines.0.lock().unwrap().clone()).unwrap();
-    (output, text)
 }
 
 #[tokio::test]

@@ -158,7 +158,7 @@ async fn a_provider_error_reads_in_the_registrys_locale() {
     }
 }
 
-// ---- cases 14 and 15: timeouts ----------------------------------------------------------------------
+// ---- timeouts ----------------------------------------------------------------------
 
 /// How long the `slow` tool takes.
 const SLOW: Duration = Duration::from_millis(300);
@@ -187,7 +187,7 @@ fn ms(n: u64) -> Duration {
 #[tokio::test(start_paused = true)]
 async fn a_tools_own_timeout_beats_the_registry_default() {
     let cases = [
-        // Case 15: a longer timeout of the tool's own lets it finish; without one, the default holds.
+        // A longer timeout of the tool's own lets it finish; without one, the default holds.
         (Some(ms(100)), Some(ms(1000)), Ok(())),
         (Some(ms(100)), None, Err(100)),
         // A shorter timeout of the tool's own cuts it off before the default.
@@ -248,8 +248,8 @@ async fn a_tool_of_a_plugin_still_loading_reads_in_zh_hans() {
 
 // ---- tool_search scoring --------------------------------------------------------------------
 
-/// An example pool of deferred tools, behind `tool_search`.
-fn example_pool() -> ToolRegistry {
+/// A pool of deferred tools, behind `tool_search`.
+fn deferred_pool() -> ToolRegistry {
     let pool = [
         ("web_search", "Search the web"),
         ("web_fetch", "Fetch a URL"),
@@ -271,7 +271,7 @@ async fn tool_search(registry: &ToolRegistry, query: &str) -> ToolExecutionResul
 }
 
 #[tokio::test]
-async fn tool_search_scores_the_remaining_example_queries() {
+async fn tool_search_scores_more_queries() {
     // With n and d the lower-cased name and description: 1000 if q == n, +300 if n starts with
     // q, +200 if n contains q, +100 if d contains q, then per term +25 if n contains it and +10
     // if d contains it. No name equals, starts with or contains any of these queries.
@@ -288,7 +288,7 @@ async fn tool_search_scores_the_remaining_example_queries() {
         // Nothing contains `zzz`: every score is 0.
         ("zzz", &[]),
     ];
-    let registry = example_pool();
+    let registry = deferred_pool();
     for (query, expected) in queries {
         let result = tool_search(&registry, query).await;
         assert!(result.success, "{query}: {result:?}");
