@@ -319,7 +319,7 @@ impl McpToolProvider {
 /// draft for the server's validator, and which model APIs do not take).
 fn schema_of(schema: &rmcp::model::JsonObject) -> Map<String, Value> {
     let mut schema = schema.clone();
-    schema.remove("$schema");
+    schema.shift_remove("$schema");
     schema
 }
 
@@ -471,7 +471,8 @@ mod tests {
         .with_meta(rmcp::model::MetaObject(object(json!({"vendor": "acme", "server_name": "forged"}))));
         tool.output_schema = Some(Arc::new(object(json!({"$schema": "x", "type": "object", "properties": {}}))));
         let spec = spec_of("brave", &tool, &McpServerEntry::http("http://localhost/mcp")).expect("a spec");
-        assert_eq!(spec.parameters_schema(), &json!({"type": "object", "properties": {"q": {"type": "string"}}}));
+        // Kept in the order sent, byte for byte.
+        assert_eq!(spec.parameters_schema().to_string(), r#"{"type":"object","properties":{"q":{"type":"string"}}}"#);
         assert_eq!(spec.output_schema(), Some(&json!({"type": "object", "properties": {}})));
         let metadata: Vec<(&String, &Value)> = spec.metadata().iter().collect();
         assert_eq!(metadata, [(&"vendor".to_owned(), &json!("acme")), (&"server_name".to_owned(), &json!("brave"))]);
