@@ -898,7 +898,7 @@ fn provider_call<'r>(route: RouteRef<'r>, call: &mut ToolInvocation, requested: 
             call.metadata.insert(key.to_owned(), Value::from(value));
         }
         None => {
-            call.metadata.remove(key);
+            call.metadata.shift_remove(key);
         }
     }
     None

@@ -220,7 +220,7 @@ pub(crate) fn clean_root(root: Value, defs: &mut Map<String, Value>) -> Result<V
 
 fn clean(mut root: Value, defs: &mut Map<String, Value>, output: bool) -> Result<Value, String> {
     let mut local_defs = match &mut root {
-        Value::Object(map) => match map.remove("$defs") {
+        Value::Object(map) => match map.shift_remove("$defs") {
             Some(Value::Object(d)) => d,
             _ => Map::new(),
         },

@@ -190,7 +190,7 @@ pub fn normalise(
         Value::Object(defaults) => fill(&mut map, defaults),
         _ => false,
     };
-    let mut plugin = match map.remove("plugin") {
+    let mut plugin = match map.shift_remove("plugin") {
         Some(Value::Object(plugin)) => plugin,
         _ => Map::new(),
     };
@@ -216,7 +216,7 @@ pub(crate) fn merge_patch(current: &Value, update: &Value) -> Value {
             let mut out = current.clone();
             for (key, value) in update {
                 if value.is_null() {
-                    out.remove(key);
+                    out.shift_remove(key);
                 } else {
                     let merged = match out.get(key) {
                         Some(old) => merge_patch(old, value),

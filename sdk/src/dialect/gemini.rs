@@ -151,7 +151,7 @@ impl Cx {
         if let Some(Value::Array(values)) = out.get("enum")
             && values.iter().any(|v| !v.is_string() && !v.is_null())
         {
-            let values = out.remove("enum").unwrap_or_default();
+            let values = out.shift_remove("enum").unwrap_or_default();
             notes.extend(describe("enum", &values, self.locale));
         }
         if let Some(Value::Array(values)) = out.get_mut("enum") {
@@ -164,9 +164,9 @@ impl Cx {
         // Gemini refuses an empty `properties`: a map (any keys, its values described) is a plain
         // object.
         if out.get("properties").and_then(Value::as_object).is_some_and(Map::is_empty) {
-            out.remove("properties");
+            out.shift_remove("properties");
             if out.get("required").and_then(Value::as_array).is_some_and(Vec::is_empty) {
-                out.remove("required");
+                out.shift_remove("required");
             }
         }
         for note in notes {

@@ -36,10 +36,10 @@ fn strictify(schema: &mut Value, path: &str, locale: Locale) -> Result<(), Proje
                 return Err(ProjectionError::Unsupported { keyword: key, path: pointer(path) });
             }
             Treatment::Drop => {
-                map.remove(&key);
+                map.shift_remove(&key);
             }
             Treatment::Describe => {
-                if let Some(value) = map.remove(&key)
+                if let Some(value) = map.shift_remove(&key)
                     && let Some(note) = describe(&key, &value, locale)
                 {
                     notes.push(note);
@@ -47,14 +47,14 @@ fn strictify(schema: &mut Value, path: &str, locale: Locale) -> Result<(), Proje
             }
             Treatment::Rewrite(_) => match key.as_str() {
                 "oneOf" => {
-                    if let Some(branches) = map.remove("oneOf") {
+                    if let Some(branches) = map.shift_remove("oneOf") {
                         map.insert("anyOf".into(), branches);
                     }
                 }
                 "prefixItems" => {
                     // A tuple: strict mode knows no positions, so an array of exactly that many
                     // items, each of one of the positions' schemas.
-                    if let Some(Value::Array(positions)) = map.remove("prefixItems") {
+                    if let Some(Value::Array(positions)) = map.shift_remove("prefixItems") {
                         let mut distinct: Vec<Value> = Vec::new();
                         for position in positions.iter() {
                             if !distinct.contains(position) {
@@ -71,7 +71,7 @@ fn strictify(schema: &mut Value, path: &str, locale: Locale) -> Result<(), Proje
                     }
                 }
                 "const" => {
-                    if let Some(value) = map.remove("const") {
+                    if let Some(value) = map.shift_remove("const") {
                         map.insert("enum".into(), Value::Array(vec![value]));
                     }
                 }
@@ -79,7 +79,7 @@ fn strictify(schema: &mut Value, path: &str, locale: Locale) -> Result<(), Proje
                     let supported =
                         map.get("format").and_then(Value::as_str).is_some_and(|f| STRICT_FORMATS.contains(&f));
                     if !supported
-                        && let Some(value) = map.remove("format")
+                        && let Some(value) = map.shift_remove("format")
                         && let Some(note) = describe("format", &value, locale)
                     {
                         notes.push(note);
@@ -96,7 +96,7 @@ fn strictify(schema: &mut Value, path: &str, locale: Locale) -> Result<(), Proje
     if is_map(map) {
         // A map (any keys): strict objects are closed, so it is sent as a list of key/value pairs,
         // which the registry turns back into a map before the tool sees the arguments.
-        let values = map.remove("additionalProperties").unwrap_or_default();
+        let values = map.shift_remove("additionalProperties").unwrap_or_default();
         let mut pair = Map::new();
         pair.insert("type".into(), Value::from("object"));
         let mut properties = Map::new();
@@ -106,8 +106,8 @@ fn strictify(schema: &mut Value, path: &str, locale: Locale) -> Result<(), Proje
         pair.insert("required".into(), serde_json::json!(["key", "value"]));
         let mut pair = Value::Object(pair);
         strictify(&mut pair, &format!("{path}/additionalProperties"), locale)?;
-        map.remove("properties");
-        map.remove("required");
+        map.shift_remove("properties");
+        map.shift_remove("required");
         map.insert("type".into(), Value::from("array"));
         map.insert("items".into(), pair);
         append_description(map, describe_pairs(locale));
@@ -118,7 +118,7 @@ fn strictify(schema: &mut Value, path: &str, locale: Locale) -> Result<(), Proje
         // A union of objects (a tagged enum): each branch is its own closed object; an outer
         // `type: object` would be an object without properties that admits none of them.
         if map.get("type").and_then(Value::as_str) == Some("object") {
-            map.remove("type");
+            map.shift_remove("type");
         }
     } else if is_object_schema(map) {
         match map.get("additionalProperties") {
@@ -213,7 +213,7 @@ fn make_nullable(prop: &mut Value) {
                     }
                 }
                 _ => {
-                    let description = map.remove("description");
+                    let description = map.shift_remove("description");
                     let inner = std::mem::take(map);
                     map.insert("anyOf".into(), Value::Array(vec![Value::Object(inner), null]));
                     if let Some(description) = description {

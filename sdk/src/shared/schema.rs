@@ -214,7 +214,7 @@ fn property_map_form(map: &Map<String, Value>) -> Value {
     for (name, value) in map {
         let Value::Object(prop) = value else { continue };
         let mut prop = prop.clone();
-        if prop.remove("required").is_some_and(|flag| super::py::is_truthy(&flag)) {
+        if prop.shift_remove("required").is_some_and(|flag| super::py::is_truthy(&flag)) {
             required.push(Value::from(name.clone()));
         }
         properties.insert(name.clone(), Value::Object(prop));
@@ -295,6 +295,12 @@ mod tests {
         assert_eq!(
             text(&schema_from_raw("t", &raw).unwrap()),
             r#"{"type":"object","properties":{"type":{"type":"string"},"n":{"type":"float"}},"required":["type"]}"#
+        );
+        // The flag is taken out without reordering the keys around it.
+        let raw = json!({"q": {"required": true, "type": "string", "description": "d", "default": "x"}});
+        assert_eq!(
+            text(&schema_from_raw("t", &raw).unwrap()),
+            r#"{"type":"object","properties":{"q":{"type":"string","description":"d","default":"x"}},"required":["q"]}"#
         );
     }
 
