@@ -66,14 +66,9 @@ async fn listed_by_rmcp(node: &PathBuf, script: &PathBuf) -> Vec<Value> {
     let client = handler.serve(TokioChildProcess::new(command).unwrap()).await.unwrap();
     let tools = client.list_all_tools().await.unwrap();
     client.cancel().await.unwrap();
-    // A registry keeps a tool's schema as the server sent it, less the top-level `$schema`.
     tools
         .iter()
-        .map(|t| {
-            let mut schema = (*t.input_schema).clone();
-            schema.remove("$schema");
-            json!({"name": t.name, "description": t.description, "input_schema": schema})
-        })
+        .map(|t| json!({"name": t.name, "description": t.description, "input_schema": *t.input_schema}))
         .collect()
 }
 

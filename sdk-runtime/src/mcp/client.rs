@@ -21,8 +21,8 @@ use toolhook::{
 ///   order), with the host's rules (visibility, permission, platforms, scopes) per server and per
 ///   tool. A server that says its tools changed is listed again and the registry told.
 /// - **Names, descriptions and schemas are kept as the server sent them** (schemas with their
-///   JSON Schema 2020-12 keywords, without the top-level `$schema`, which model APIs do not
-///   take); the registry makes names every model API accepts and settles duplicates. A tool
+///   JSON Schema 2020-12 keywords and `$schema` kept; an empty input schema is an empty object
+///   schema); the registry makes names every model API accepts and settles duplicates. A tool
 ///   without a description gets "MCP tool from {server}".
 /// - **A dead or hung server costs only its own tools**: connecting and listing have a timeout;
 ///   a lost server is reconnected with exponential backoff and jitter, its tools stay listed and
@@ -315,25 +315,19 @@ impl McpToolProvider {
     }
 }
 
-/// A tool's schema as a spec keeps it: as sent, without the top-level `$schema` (which names the
-/// draft for the server's validator, and which model APIs do not take).
-fn schema_of(schema: &rmcp::model::JsonObject) -> Map<String, Value> {
-    let mut schema = schema.clone();
-    schema.shift_remove("$schema");
-    schema
-}
-
 /// The spec of a server's tool: its name, texts and schemas as sent, the host's rules; its
 /// metadata is the tool's `_meta` with `server_name` set to the server (after the `_meta` keys,
 /// or in the place of a `_meta` key of that name).
 fn spec_of(server: &str, tool: &rmcp::model::Tool, entry: &McpServerEntry) -> Option<ToolSpec> {
     let rules: McpToolRules = entry.rules.overridden_by(entry.tools.get(tool.name.as_ref()));
     let description = tool.description.as_deref().map(str::trim).filter(|d| !d.is_empty());
-    let input = schema_of(&tool.input_schema);
-    let input = if input.is_empty() {
+    // Schemas are kept as sent, `$schema` included (a client that drops it changes what the
+    // server declared); only an empty input schema, which declares nothing, becomes an empty
+    // object schema.
+    let input = if tool.input_schema.is_empty() {
         json!({"type": "object", "properties": {}, "required": []})
     } else {
-        Value::Object(input)
+        Value::Object((*tool.input_schema).clone())
     };
     let mut builder = ToolSpec::builder(tool.name.to_string())
         .parameters_verbatim(input)
@@ -349,7 +343,7 @@ fn spec_of(server: &str, tool: &rmcp::model::Tool, entry: &McpServerEntry) -> Op
         builder = builder.title(title.clone());
     }
     if let Some(output) = &tool.output_schema {
-        builder = builder.output_schema(Value::Object(schema_of(output)));
+        builder = builder.output_schema(Value::Object((**output).clone()));
     }
     if let Some(annotations) = &tool.annotations {
         let annotation = ToolAnnotation {
@@ -461,7 +455,7 @@ mod tests {
     }
 
     #[test]
-    fn a_spec_keeps_the_schemas_without_their_draft_and_the_meta_before_the_server() {
+    fn a_spec_keeps_the_schemas_as_sent_and_the_meta_before_the_server() {
         let mut tool = rmcp::model::Tool::new(
             "search",
             "Search the web",
@@ -471,9 +465,12 @@ mod tests {
         .with_meta(rmcp::model::MetaObject(object(json!({"vendor": "acme", "server_name": "forged"}))));
         tool.output_schema = Some(Arc::new(object(json!({"$schema": "x", "type": "object", "properties": {}}))));
         let spec = spec_of("brave", &tool, &McpServerEntry::http("http://localhost/mcp")).expect("a spec");
-        // Kept in the order sent, byte for byte.
-        assert_eq!(spec.parameters_schema().to_string(), r#"{"type":"object","properties":{"q":{"type":"string"}}}"#);
-        assert_eq!(spec.output_schema(), Some(&json!({"type": "object", "properties": {}})));
+        // Kept byte for byte, `$schema` included.
+        assert_eq!(
+            spec.parameters_schema().to_string(),
+            r#"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"q":{"type":"string"}}}"#
+        );
+        assert_eq!(spec.output_schema(), Some(&json!({"$schema": "x", "type": "object", "properties": {}})));
         let metadata: Vec<(&String, &Value)> = spec.metadata().iter().collect();
         assert_eq!(metadata, [(&"vendor".to_owned(), &json!("acme")), (&"server_name".to_owned(), &json!("brave"))]);
 
@@ -483,7 +480,7 @@ mod tests {
         let metadata: Vec<(&String, &Value)> = spec.metadata().iter().collect();
         assert_eq!(metadata, [(&"server_name".to_owned(), &json!("brave")), (&"vendor".to_owned(), &json!("acme"))]);
 
-        let bare = rmcp::model::Tool::new("ping", "", object(json!({"$schema": "x"})));
+        let bare = rmcp::model::Tool::new("ping", "", object(json!({})));
         let spec = spec_of("brave", &bare, &McpServerEntry::http("http://localhost/mcp")).expect("a spec");
         assert_eq!(spec.parameters_schema(), &json!({"type": "object", "properties": {}, "required": []}));
         assert_eq!(spec.description(Locale::En), "MCP tool from brave");
