@@ -5,7 +5,7 @@ use super::config::{McpServerEntry, McpServersConfig, McpToolRules};
 use super::connection::{CallError, Connection, McpServerStatus, SpecMaker};
 use crate::context_parts::ContextParts;
 use crate::provider::{RegistryLink, ToolProvider};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use std::sync::{Arc, OnceLock, RwLock};
 use std::time::Duration;
 use toolhook::{
@@ -321,18 +321,15 @@ impl McpToolProvider {
 fn spec_of(server: &str, tool: &rmcp::model::Tool, entry: &McpServerEntry) -> Option<ToolSpec> {
     let rules: McpToolRules = entry.rules.overridden_by(entry.tools.get(tool.name.as_ref()));
     let description = tool.description.as_deref().map(str::trim).filter(|d| !d.is_empty());
-    // Schemas are kept as sent, `$schema` included (a client that drops it changes what the
-    // server declared); only an empty input schema, which declares nothing, becomes an empty
-    // object schema.
-    let input = if tool.input_schema.is_empty() {
-        json!({"type": "object", "properties": {}, "required": []})
-    } else {
-        Value::Object((*tool.input_schema).clone())
-    };
     let mut builder = ToolSpec::builder(tool.name.to_string())
-        .parameters_verbatim(input)
         .visibility(rules.visibility.unwrap_or(Visibility::Deferred))
         .timeout(entry.timeout);
+    // Schemas are kept as sent, `$schema` included (a client that drops it changes what the
+    // server declared); an empty input schema declares nothing, and the spec gets the empty
+    // object schema of a tool without parameters.
+    if !tool.input_schema.is_empty() {
+        builder = builder.parameters_verbatim(Value::Object((*tool.input_schema).clone()));
+    }
     builder = match description {
         Some(description) => builder.brief_description(description),
         None => builder
@@ -449,6 +446,7 @@ fn not_found(tool: &str, locale: Locale) -> ToolExecutionResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn object(value: Value) -> rmcp::model::JsonObject {
         value.as_object().cloned().unwrap_or_default()
