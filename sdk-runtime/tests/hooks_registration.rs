@@ -61,9 +61,9 @@ fn every_mistake() -> Vec<(&'static str, &'static str, Vec<HookHandlerEntry>)> {
             vec![manifest(json!({"name": "h", "hook": "demo.hook", "mode": "sideways"}))],
         ),
         (
-            "invalid HookHandler order slot: First",
-            "HookHandler 顺序槽位不合法: First",
-            vec![manifest(json!({"name": "h", "hook": "demo.hook", "order": "First"}))],
+            "invalid HookHandler order slot: first",
+            "HookHandler 顺序槽位不合法: first",
+            vec![manifest(json!({"name": "h", "hook": "demo.hook", "order": " First "}))],
         ),
         (
             "invalid HookHandler error policy: explode",

@@ -102,13 +102,14 @@ impl fmt::Debug for HookHandlerEntry {
     }
 }
 
-/// A lower-cased setting; empty ⇒ the default.
+/// A setting, trimmed and lower-cased; empty ⇒ the default. An invalid one is reported as
+/// normalised, the value that was checked.
 fn setting<T: Default + std::str::FromStr>(value: &str) -> Result<T, String> {
     let normalized = value.trim().to_lowercase();
     if normalized.is_empty() {
         return Ok(T::default());
     }
-    normalized.parse::<T>().map_err(|_| value.to_owned())
+    normalized.parse::<T>().map_err(|_| normalized)
 }
 
 impl HookHandlerEntry {
