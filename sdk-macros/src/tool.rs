@@ -975,7 +975,7 @@ pub(crate) fn generate(
                 __call: ::toolhook::ToolInvocation,
                 __ctx: ::core::option::Option<&'a ::toolhook::ToolExecutionContext>,
                 __locale: ::toolhook::Locale,
-                __origin: ::core::option::Option<::toolhook::SharedEntry>,
+                __origin: ::core::option::Option<::toolhook::SharedEntries>,
             ) -> ::toolhook::BoxFuture<'a, ::core::result::Result<::toolhook::ToolExecutionResult, ::toolhook::ToolError>> {
                 #boxed
             }
@@ -994,7 +994,7 @@ pub(crate) fn generate(
                 __call: ::toolhook::ToolInvocation,
                 __ctx: ::core::option::Option<::toolhook::ToolExecutionContext>,
                 __locale: ::toolhook::Locale,
-                __origin: ::core::option::Option<::toolhook::SharedEntry>,
+                __origin: ::core::option::Option<::toolhook::SharedEntries>,
             ) -> ::core::result::Result<::toolhook::ToolExecutionResult, ::toolhook::ToolError> {
                 #instance
                 #decode

@@ -281,6 +281,24 @@ async fn every_kind_of_content_and_failure_comes_back_on(protocol: McpProtocol) 
     let forecast = call(&registry, "remote_forecast", json!({"city": "Oslo"})).await;
     assert_eq!(forecast.structured_content, Some(json!({"city": "Oslo", "celsius": 21.5})));
 
+    // Every result names the server, the protocol version agreed and the session it ran in
+    // (only the 2025-11-25 era has sessions).
+    let keys: Vec<&String> = forecast.metadata.keys().collect();
+    assert_eq!(keys, ["server_name", "protocol_version", "session_id"], "{protocol:?}");
+    assert_eq!(forecast.metadata["server_name"], "remote");
+    let session = &forecast.metadata["session_id"];
+    match protocol {
+        McpProtocol::Stateless => {
+            assert_eq!(forecast.metadata["protocol_version"], "2026-07-28");
+            assert_eq!(*session, Value::Null);
+        }
+        _ => {
+            assert_eq!(forecast.metadata["protocol_version"], "2025-11-25");
+            assert!(session.as_str().is_some_and(|s| !s.is_empty()), "a session id: {session}");
+        }
+    }
+    assert_eq!(media.metadata, forecast.metadata, "one connection, one session");
+
     let failed = call(&registry, "remote_fail", json!({})).await;
     assert!(!failed.success);
     assert!(failed.error_message.contains("the weather station is down"), "{}", failed.error_message);

@@ -184,7 +184,7 @@ pub use output::{IntoToolResult, Json, ToolOutput};
 pub use plugin::{ConfigScope, LegacyActionContext, PluginContext, Services};
 pub use registration::{DeclaredTool, ToolKind};
 pub use result::ToolExecutionResult;
-pub use result_metadata::{ResultMetadata, ResultMetadataIter, SharedEntry};
+pub use result_metadata::{ResultMetadata, ResultMetadataIter, SharedEntries};
 pub use shared::access::{ChatScope, ParseAccessError, PermissionLevel};
 pub use shared::action::{ActionInfo, ActivationType, ChatMode};
 pub use shared::error::ToolSpecError;

@@ -13,7 +13,7 @@ pub use schemars;
 pub use serde;
 pub use serde_json;
 
-use crate::{IntoToolResult, Locale, SharedEntry, ToolExecutionContext, ToolExecutionResult};
+use crate::{IntoToolResult, Locale, SharedEntries, ToolExecutionContext, ToolExecutionResult};
 
 /// The execution context a tool asked for, or an empty one when the call has none.
 pub fn context_or_default(ctx: Option<&ToolExecutionContext>) -> std::borrow::Cow<'_, ToolExecutionContext> {
@@ -25,7 +25,7 @@ pub fn context_or_default(ctx: Option<&ToolExecutionContext>) -> std::borrow::Co
 
 /// Converts a tool's return value (already wrapped by the macro where needed), naming its
 /// origin (the plugin's `plugin_id` entry) when the caller gives one.
-pub fn into_result<R: IntoToolResult>(value: R, locale: Locale, origin: Option<SharedEntry>) -> ToolExecutionResult {
+pub fn into_result<R: IntoToolResult>(value: R, locale: Locale, origin: Option<SharedEntries>) -> ToolExecutionResult {
     let mut result = value.into_tool_result(locale);
     if let Some(origin) = origin {
         result.metadata.share(origin);

@@ -1,7 +1,7 @@
 //! What `#[tool]` registers through `inventory`, and the list of declared tools.
 
 use crate::{
-    BoxFuture, Locale, SharedEntry, ToolError, ToolExecutionContext, ToolExecutionResult, ToolInvocation, ToolSpec,
+    BoxFuture, Locale, SharedEntries, ToolError, ToolExecutionContext, ToolExecutionResult, ToolInvocation, ToolSpec,
     ToolSpecError,
 };
 use std::any::Any;
@@ -16,7 +16,7 @@ pub type AsyncInvoker = for<'a> fn(
     ToolInvocation,
     Option<&'a ToolExecutionContext>,
     Locale,
-    Option<SharedEntry>,
+    Option<SharedEntries>,
 ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>>;
 
 /// Calls a plain `fn` tool; the result shares the given entry (its plugin's `plugin_id`).
@@ -25,7 +25,7 @@ pub type SyncInvoker = fn(
     ToolInvocation,
     Option<ToolExecutionContext>,
     Locale,
-    Option<SharedEntry>,
+    Option<SharedEntries>,
 ) -> Result<ToolExecutionResult, ToolError>;
 
 /// How the runtime calls a tool: an async fn is polled; a sync fn runs on a blocking thread.

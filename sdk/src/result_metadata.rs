@@ -1,77 +1,107 @@
-//! A tool result's metadata: a JSON object whose entry naming the result's origin (a plugin's
-//! `plugin_id`, an MCP server's `server_name`) is shared by every result of that origin.
+//! A tool result's metadata: a JSON object whose entries naming the result's origin (a plugin's
+//! `plugin_id`, an MCP server's `server_name` and session) are shared by every result of that
+//! origin.
 
 use serde::ser::SerializeMap;
 use serde_json::{Map, Value};
 use std::sync::Arc;
 
-/// One metadata entry made once and shared by many results: the `plugin_id` of every result
-/// of a plugin's tools, the `server_name` of every result from an MCP server. Cloning it is a
-/// reference count, so naming a result's origin costs no allocation.
+/// Metadata entries made once and shared by many results: the `plugin_id` of every result of a
+/// plugin's tools; the `server_name`, `protocol_version` and `session_id` of every result from
+/// one connection to an MCP server. Cloning them is a reference count, so naming a result's
+/// origin costs no allocation.
 ///
 /// ```
-/// use toolhook::{SharedEntry, ToolExecutionResult};
+/// use toolhook::{SharedEntries, ToolExecutionResult};
 ///
-/// let origin = SharedEntry::new("plugin_id", "acme.weather");
+/// let origin = SharedEntries::new("plugin_id", "acme.weather");
 /// let mut result = ToolExecutionResult::success("weather", "sunny");
 /// result.metadata.share(origin.clone());
 /// assert_eq!(result.metadata["plugin_id"], "acme.weather");
+///
+/// let server = SharedEntries::from_entries([("server_name", "brave"), ("protocol_version", "2025-11-25")]);
+/// assert_eq!(server.len(), 2);
+/// assert_eq!(server.get("server_name").and_then(|v| v.as_str()), Some("brave"));
 /// ```
 #[derive(Clone, PartialEq)]
-pub struct SharedEntry(Arc<(String, Value)>);
+pub struct SharedEntries(Arc<[(String, Value)]>);
 
-impl SharedEntry {
-    /// The entry `key: value`.
+impl SharedEntries {
+    /// The one entry `key: value`.
     pub fn new(key: impl Into<String>, value: impl Into<Value>) -> Self {
-        SharedEntry(Arc::new((key.into(), value.into())))
+        SharedEntries(Arc::new([(key.into(), value.into())]))
     }
 
-    /// Its key.
-    pub fn key(&self) -> &str {
-        &self.0.0
+    /// Several entries, in order; a key given twice keeps its first place and its last value.
+    pub fn from_entries<K: Into<String>, V: Into<Value>>(entries: impl IntoIterator<Item = (K, V)>) -> Self {
+        let mut unique: Vec<(String, Value)> = Vec::new();
+        for (key, value) in entries {
+            let (key, value) = (key.into(), value.into());
+            match unique.iter_mut().find(|(k, _)| *k == key) {
+                Some(entry) => entry.1 = value,
+                None => unique.push((key, value)),
+            }
+        }
+        SharedEntries(unique.into())
     }
 
-    /// Its value.
-    pub fn value(&self) -> &Value {
-        &self.0.1
+    /// The value of `key`, when it is one of these entries.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, value)| value)
     }
 
-    /// The key and value, owned (copied when the entry is still shared).
-    fn into_parts(self) -> (String, Value) {
-        Arc::try_unwrap(self.0).unwrap_or_else(|shared| (*shared).clone())
+    /// Whether `key` is one of these entries.
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// The entries, in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&String, &Value)> + '_ {
+        self.0.iter().map(|(key, value)| (key, value))
+    }
+
+    /// How many entries.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 }
 
-impl std::fmt::Debug for SharedEntry {
+impl std::fmt::Debug for SharedEntries {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_map().entry(&self.key(), self.value()).finish()
+        f.debug_map().entries(self.iter()).finish()
     }
 }
 
 /// The metadata of a [`ToolExecutionResult`](crate::ToolExecutionResult): a JSON object, read and
 /// written like `serde_json`'s [`Map`], serialized as one.
 ///
-/// What sets it apart is one [shared entry](SharedEntry), which providers use to name where a
-/// result comes from (`plugin_id`, `server_name`) without allocating per result. The shared entry
-/// is an entry like the others to every reader: [`get`](Self::get), [`iter`](Self::iter) (where
-/// it comes last), indexing and serialization all include it, and [`insert`](Self::insert) or
-/// [`remove`](Self::remove) of its key replace or remove it. Keys are unique across both parts.
+/// What sets it apart are [shared entries](SharedEntries), which providers use to name where a
+/// result comes from (`plugin_id`; `server_name`, `protocol_version`, `session_id`) without
+/// allocating per result. Shared entries are entries like the others to every reader:
+/// [`get`](Self::get), [`iter`](Self::iter) (where they come last), indexing and serialization
+/// all include them, and [`insert`](Self::insert) or [`remove`](Self::remove) of one of their keys
+/// replaces or removes it. Keys are unique across both parts.
 ///
 /// Indexing with a key that is not there gives [`Value::Null`], as indexing a [`Value`] does,
 /// rather than panicking.
 ///
 /// ```
 /// use serde_json::json;
-/// use toolhook::{ResultMetadata, SharedEntry};
+/// use toolhook::{ResultMetadata, SharedEntries};
 ///
 /// let mut metadata = ResultMetadata::new();
 /// metadata.insert("cached".into(), json!(true));
-/// metadata.share(SharedEntry::new("server_name", "brave"));
+/// metadata.share(SharedEntries::new("server_name", "brave"));
 /// assert_eq!(metadata["server_name"], "brave");
 /// assert_eq!(metadata["missing"], json!(null));
 /// assert_eq!(serde_json::to_string(&metadata).unwrap(), r#"{"cached":true,"server_name":"brave"}"#);
 ///
-/// // Writing the shared key makes the entry the result's own.
+/// // Writing a shared key makes the shared entries the result's own.
 /// metadata.insert("server_name".into(), json!("other"));
 /// assert!(metadata.shared().is_none());
 /// assert_eq!(metadata.len(), 2);
@@ -80,8 +110,8 @@ impl std::fmt::Debug for SharedEntry {
 pub struct ResultMetadata {
     /// Entries of this result alone (boxed: most results have none, and results move often).
     own: Option<Box<Map<String, Value>>>,
-    /// The entry shared with other results; its key is never also in `own`.
-    shared: Option<SharedEntry>,
+    /// The entries shared with other results; none of their keys is also in `own`.
+    shared: Option<SharedEntries>,
 }
 
 static NULL: Value = Value::Null;
@@ -94,61 +124,61 @@ impl ResultMetadata {
 
     /// The value of `key`.
     pub fn get(&self, key: &str) -> Option<&Value> {
-        match &self.shared {
-            Some(shared) if shared.key() == key => Some(shared.value()),
-            _ => self.own.as_deref()?.get(key),
+        match self.shared.as_ref().and_then(|shared| shared.get(key)) {
+            Some(value) => Some(value),
+            None => self.own.as_deref()?.get(key),
         }
     }
 
-    /// The value of `key`, to change it (a shared entry becomes this result's own first).
+    /// The value of `key`, to change it (shared entries become this result's own first).
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
-        if self.shared.as_ref().is_some_and(|s| s.key() == key) {
-            self.unshare();
-        }
+        self.unshare_if_shares(key);
         self.own.as_deref_mut()?.get_mut(key)
     }
 
-    /// Whether `key` has a value.
+    /// Whether `key` has an entry.
     pub fn contains_key(&self, key: &str) -> bool {
         self.get(key).is_some()
     }
 
-    /// Sets `key` to `value`, giving the value it had.
+    /// Sets `key`, giving the value it replaces. Setting a shared key makes the shared entries
+    /// this result's own first; other results keep sharing them.
     pub fn insert(&mut self, key: String, value: Value) -> Option<Value> {
-        let previous = self.shared.take_if(|s| s.key() == key).map(|shared| shared.into_parts().1);
-        let own = self.own.get_or_insert_default().insert(key, value);
-        previous.or(own)
+        self.unshare_if_shares(&key);
+        self.own.get_or_insert_default().insert(key, value)
     }
 
-    /// Removes `key`, giving its value (the other entries keep their order).
+    /// Removes `key`, giving its value. Removing a shared key makes the other shared entries
+    /// this result's own.
     pub fn remove(&mut self, key: &str) -> Option<Value> {
-        if let Some(shared) = self.shared.take_if(|s| s.key() == key) {
-            return Some(shared.into_parts().1);
-        }
+        self.unshare_if_shares(key);
         self.own.as_deref_mut()?.shift_remove(key)
     }
 
-    /// Makes `entry` the shared entry, replacing an entry with its key (shared or own). A shared
-    /// entry with another key stays, as this result's own: one result can name both the server
-    /// that answered and the plugin that passed the answer on.
-    pub fn share(&mut self, entry: SharedEntry) {
-        if self.shared.as_ref().is_some_and(|s| s.key() != entry.key()) {
+    /// Shares `entries` with this result, replacing the entries of their keys (own or shared).
+    /// Entries shared before become this result's own, unless `entries` has all their keys.
+    pub fn share(&mut self, entries: SharedEntries) {
+        if let Some(before) = &self.shared
+            && before.iter().any(|(key, _)| !entries.contains_key(key))
+        {
             self.unshare();
         }
         if let Some(own) = self.own.as_deref_mut() {
-            own.shift_remove(entry.key());
+            for (key, _) in entries.iter() {
+                own.shift_remove(key);
+            }
         }
-        self.shared = Some(entry);
+        self.shared = Some(entries);
     }
 
-    /// The shared entry, if any.
-    pub fn shared(&self) -> Option<&SharedEntry> {
+    /// The shared entries, if any.
+    pub fn shared(&self) -> Option<&SharedEntries> {
         self.shared.as_ref()
     }
 
     /// How many entries there are.
     pub fn len(&self) -> usize {
-        self.own.as_deref().map_or(0, Map::len) + usize::from(self.shared.is_some())
+        self.own.as_deref().map_or(0, Map::len) + self.shared.as_ref().map_or(0, SharedEntries::len)
     }
 
     /// Whether there are none.
@@ -156,9 +186,12 @@ impl ResultMetadata {
         self.len() == 0
     }
 
-    /// The entries: this result's own in the order they were inserted, then the shared one.
+    /// The entries: this result's own in the order they were inserted, then the shared ones.
     pub fn iter(&self) -> ResultMetadataIter<'_> {
-        ResultMetadataIter { own: self.own.as_deref().map(Map::iter), shared: self.shared.as_ref() }
+        ResultMetadataIter {
+            own: self.own.as_deref().map(Map::iter),
+            shared: self.shared.as_ref().map_or(&[][..], |shared| &shared.0[..]).iter(),
+        }
     }
 
     /// The keys, in [`iter`](Self::iter)'s order.
@@ -172,29 +205,36 @@ impl ResultMetadata {
     }
 
     /// Every entry as a plain, mutable JSON object, for whatever else a [`Map`] offers
-    /// (`entry`, `retain`, `iter_mut`, …). The shared entry becomes this result's own (the last
-    /// entry) first.
+    /// (`entry`, `retain`, `iter_mut`, …). The shared entries become this result's own (the
+    /// last entries) first.
     pub fn as_map_mut(&mut self) -> &mut Map<String, Value> {
         self.unshare();
         self.own.get_or_insert_default()
     }
 
-    /// Keeps the entries for which `keep` says so, asking in [`iter`](Self::iter)'s order. A
-    /// shared entry that `keep` changes becomes this result's own.
+    /// Keeps the entries for which `keep` says so, asking in [`iter`](Self::iter)'s order. When
+    /// `keep` drops or changes a shared entry, the shared entries become this result's own.
     pub fn retain(&mut self, mut keep: impl FnMut(&String, &mut Value) -> bool) {
         if let Some(own) = self.own.as_deref_mut() {
             own.retain(&mut keep);
         }
-        if let Some(shared) = self.shared.take() {
-            let (key, mut value) = (shared.key().to_owned(), shared.value().clone());
-            if !keep(&key, &mut value) {
-                return;
-            }
-            if &value == shared.value() {
-                self.shared = Some(shared);
+        let Some(shared) = self.shared.take() else { return };
+        let mut kept: Vec<(String, Value)> = Vec::with_capacity(shared.len());
+        let mut unchanged = true;
+        for (key, value) in shared.iter() {
+            let mut value = value.clone();
+            let original = shared.get(key);
+            if keep(key, &mut value) {
+                unchanged &= original == Some(&value);
+                kept.push((key.clone(), value));
             } else {
-                self.own.get_or_insert_default().insert(key, value);
+                unchanged = false;
             }
+        }
+        if unchanged {
+            self.shared = Some(shared);
+        } else if !kept.is_empty() {
+            self.own.get_or_insert_default().extend(kept);
         }
     }
 
@@ -203,30 +243,35 @@ impl ResultMetadata {
         *self = ResultMetadata::new();
     }
 
-    /// The entries as a plain JSON object.
-    pub fn into_map(self) -> Map<String, Value> {
-        let mut map = self.own.map(|own| *own).unwrap_or_default();
-        if let Some(shared) = self.shared {
-            let (key, value) = shared.into_parts();
-            map.insert(key, value);
-        }
-        map
+    /// The entries as a plain JSON object, in [`iter`](Self::iter)'s order.
+    pub fn into_map(mut self) -> Map<String, Value> {
+        self.unshare();
+        self.own.map(|own| *own).unwrap_or_default()
     }
 
-    /// Moves the shared entry among this result's own.
+    /// Moves the shared entries among this result's own when `key` is one of them.
+    fn unshare_if_shares(&mut self, key: &str) {
+        if self.shared.as_ref().is_some_and(|shared| shared.contains_key(key)) {
+            self.unshare();
+        }
+    }
+
+    /// Moves the shared entries among this result's own (copied: other results still share them).
     fn unshare(&mut self) {
         if let Some(shared) = self.shared.take() {
-            let (key, value) = shared.into_parts();
-            self.own.get_or_insert_default().insert(key, value);
+            let own = self.own.get_or_insert_default();
+            for (key, value) in shared.iter() {
+                own.insert(key.clone(), value.clone());
+            }
         }
     }
 }
 
-/// The entries of a [`ResultMetadata`], its own first, then the shared one.
+/// The entries of a [`ResultMetadata`], its own first, then the shared ones.
 #[derive(Clone, Debug)]
 pub struct ResultMetadataIter<'a> {
     own: Option<serde_json::map::Iter<'a>>,
-    shared: Option<&'a SharedEntry>,
+    shared: std::slice::Iter<'a, (String, Value)>,
 }
 
 impl<'a> Iterator for ResultMetadataIter<'a> {
@@ -237,11 +282,11 @@ impl<'a> Iterator for ResultMetadataIter<'a> {
             return Some(entry);
         }
         self.own = None;
-        self.shared.take().map(|shared| (&shared.0.0, &shared.0.1))
+        self.shared.next().map(|(key, value)| (key, value))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.own.as_ref().map_or(0, ExactSizeIterator::len) + usize::from(self.shared.is_some());
+        let n = self.own.as_ref().map_or(0, ExactSizeIterator::len) + self.shared.len();
         (n, Some(n))
     }
 }
@@ -339,7 +384,7 @@ mod tests {
 
     fn shared() -> ResultMetadata {
         let mut m = ResultMetadata::from_iter([("a".to_owned(), json!(1)), ("b".to_owned(), json!(2))]);
-        m.share(SharedEntry::new("plugin_id", "p"));
+        m.share(SharedEntries::new("plugin_id", "p"));
         m
     }
 
@@ -361,14 +406,14 @@ mod tests {
     #[test]
     fn sharing_replaces_an_own_entry_of_the_same_key() {
         let mut m = ResultMetadata::from_iter([("plugin_id".to_owned(), json!("forged")), ("x".to_owned(), json!(0))]);
-        m.share(SharedEntry::new("plugin_id", "real"));
+        m.share(SharedEntries::new("plugin_id", "real"));
         assert_eq!(m["plugin_id"], "real");
         assert_eq!(m.len(), 2);
     }
 
     #[test]
     fn writing_or_removing_the_shared_key_leaves_the_other_results_alone() {
-        let entry = SharedEntry::new("plugin_id", "p");
+        let entry = SharedEntries::new("plugin_id", "p");
         let mut a = ResultMetadata::new();
         a.share(entry.clone());
         let mut b = a.clone();
@@ -376,7 +421,7 @@ mod tests {
         assert_eq!((b.len(), &b["plugin_id"]), (1, &json!("q")));
         *a.get_mut("plugin_id").unwrap() = json!("r");
         assert!(a.shared().is_none());
-        assert_eq!(entry.value(), "p");
+        assert_eq!(entry.get("plugin_id"), Some(&json!("p")));
         let mut c = ResultMetadata::new();
         c.share(entry.clone());
         assert_eq!(c.remove("plugin_id"), Some(json!("p")));
@@ -387,11 +432,11 @@ mod tests {
     #[test]
     fn sharing_another_key_keeps_the_first_as_an_own_entry() {
         let mut m = ResultMetadata::new();
-        m.share(SharedEntry::new("server_name", "brave"));
-        m.share(SharedEntry::new("plugin_id", "p"));
+        m.share(SharedEntries::new("server_name", "brave"));
+        m.share(SharedEntries::new("plugin_id", "p"));
         assert_eq!(serde_json::to_value(&m).unwrap(), json!({"server_name": "brave", "plugin_id": "p"}));
-        assert_eq!(m.shared().map(SharedEntry::key), Some("plugin_id"));
-        m.share(SharedEntry::new("plugin_id", "q"));
+        assert_eq!(m.shared().map(|s| s.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>()), Some(vec!["plugin_id"]));
+        m.share(SharedEntries::new("plugin_id", "q"));
         assert_eq!((m.len(), &m["plugin_id"]), (2, &json!("q")));
     }
 
@@ -437,5 +482,63 @@ mod tests {
         assert_eq!(back, shared());
         assert!(back.shared().is_none());
         assert_eq!(ResultMetadata::from(Map::new()), ResultMetadata::new());
+    }
+
+    fn server() -> SharedEntries {
+        SharedEntries::from_entries([
+            ("server_name", json!("brave")),
+            ("protocol_version", json!("2025-11-25")),
+            ("session_id", json!("s-1")),
+            ("server_name", json!("brave-2")),
+        ])
+    }
+
+    #[test]
+    fn several_shared_entries_read_like_own_ones_and_a_repeated_key_keeps_its_last_value() {
+        let mut m = ResultMetadata::from_iter([("session_id".to_owned(), json!("forged")), ("x".to_owned(), json!(0))]);
+        m.share(server());
+        assert_eq!(m.len(), 4);
+        assert_eq!(
+            serde_json::to_value(&m).unwrap(),
+            json!({"x": 0, "server_name": "brave-2", "protocol_version": "2025-11-25", "session_id": "s-1"})
+        );
+        assert_eq!(m.keys().collect::<Vec<_>>(), ["x", "server_name", "protocol_version", "session_id"]);
+        assert_eq!(
+            format!("{:?}", server()),
+            r#"{"server_name": String("brave-2"), "protocol_version": String("2025-11-25"), "session_id": String("s-1")}"#
+        );
+    }
+
+    #[test]
+    fn changing_one_shared_entry_keeps_the_others_and_leaves_the_group_alone() {
+        let group = server();
+        let mut m = ResultMetadata::new();
+        m.share(group.clone());
+        assert_eq!(m.remove("session_id"), Some(json!("s-1")));
+        assert!(m.shared().is_none());
+        assert_eq!(
+            serde_json::to_value(&m).unwrap(),
+            json!({"server_name": "brave-2", "protocol_version": "2025-11-25"})
+        );
+        assert_eq!(group.get("session_id"), Some(&json!("s-1")));
+        let mut n = ResultMetadata::new();
+        n.share(group.clone());
+        n.retain(|key, _| key != "protocol_version");
+        assert_eq!(serde_json::to_value(&n).unwrap(), json!({"server_name": "brave-2", "session_id": "s-1"}));
+        let mut o = ResultMetadata::new();
+        o.share(group.clone());
+        o.retain(|_, _| true);
+        assert_eq!(o.shared(), Some(&group));
+    }
+
+    #[test]
+    fn sharing_a_group_with_every_key_of_the_last_replaces_it() {
+        let mut m = ResultMetadata::new();
+        m.share(SharedEntries::new("server_name", "old"));
+        m.share(server());
+        assert_eq!((m.len(), m.shared().map(SharedEntries::len)), (3, Some(3)));
+        m.share(SharedEntries::new("plugin_id", "p"));
+        assert_eq!(m.len(), 4);
+        assert_eq!(m.shared().map(SharedEntries::len), Some(1));
     }
 }

@@ -5,6 +5,7 @@
 #![allow(deprecated)] // rmcp marks the logging, sampling and roots APIs as superseded; MCP still has them.
 
 use super::config::{McpProtocol, McpServerEntry, McpTransport};
+use super::session_client::SessionClient;
 use rmcp::model::{
     CallToolRequestParams, CancelledNotificationParam, ClientCapabilities, ClientConfig, ClientRequest,
     CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, Implementation, InputResponses,
@@ -24,7 +25,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use toolhook::{
-    Elicitation, InputKind, Interaction, LogLevel, Progress, RootsRequest, SamplingRequest, SharedEntry,
+    Elicitation, InputKind, Interaction, LogLevel, Progress, RootsRequest, SamplingRequest, SharedEntries,
     ToolExecutionResult, ToolSpec,
 };
 
@@ -78,6 +79,9 @@ pub(crate) struct Live {
     pub(crate) generation: u64,
     /// The `_meta` of a call whose caller hears log messages (on 2026-07-28: the log level).
     call_meta: Option<rmcp::model::RequestMetaObject>,
+    /// `server_name`, `protocol_version` and `session_id` (`null` without a session) of this
+    /// connection, shared by every result of its calls.
+    origin: SharedEntries,
 }
 
 /// What the supervisor is asked to do.
@@ -138,8 +142,6 @@ pub(crate) type SpecMaker = dyn Fn(&str, &rmcp::model::Tool) -> Option<ToolSpec>
 
 pub(crate) struct Connection {
     pub(crate) name: String,
-    /// `server_name: name`, shared by every result of this server's tools.
-    origin: SharedEntry,
     entry: McpServerEntry,
     live: RwLock<Arc<Live>>,
     commands: mpsc::Sender<Command>,
@@ -186,9 +188,9 @@ impl Connection {
         } else {
             McpServerStatus::Disabled { reason: "switched off in the configuration".into() }
         };
-        let live = Live { status, tools: Arc::new(Vec::new()), peer: None, generation: 0, call_meta: None };
+        let origin = SharedEntries::new("server_name", name.as_str());
+        let live = Live { status, tools: Arc::new(Vec::new()), peer: None, generation: 0, call_meta: None, origin };
         let connection = Arc::new(Connection {
-            origin: SharedEntry::new("server_name", name.as_str()),
             name,
             entry,
             live: RwLock::new(Arc::new(live)),
@@ -276,8 +278,8 @@ impl Connection {
                     () = self.stopping.cancelled() => return self.stopped(),
                 };
                 match opened {
-                    Ok((client, tools)) => {
-                        self.publish(&client, tools);
+                    Ok((client, session, tools)) => {
+                        self.publish(&client, session, tools);
                         current = Some((client, Instant::now()));
                     }
                     Err(error) => {
@@ -335,8 +337,8 @@ impl Connection {
                                 () = self.stopping.cancelled() => continue,
                             };
                             match opened {
-                                Ok((fresh, tools)) => {
-                                    self.publish(&fresh, tools);
+                                Ok((fresh, session, tools)) => {
+                                    self.publish(&fresh, session, tools);
                                     tracing::info!(server = %self.name, "MCP server restarted");
                                     tokio::select! {
                                         () = self.drain(generation) => {}
@@ -462,10 +464,15 @@ impl Connection {
     }
 
     /// Makes it the current connection, with its tools.
-    fn publish(self: &Arc<Self>, client: &Client, tools: Vec<ToolSpec>) {
+    fn publish(self: &Arc<Self>, client: &Client, session: Option<String>, tools: Vec<ToolSpec>) {
         let generation = self.generations.fetch_add(1, Ordering::Relaxed) + 1;
         let protocol_version =
             client.peer().peer_info().map(|info| info.protocol_version.to_string()).unwrap_or_default();
+        let origin = SharedEntries::from_entries([
+            ("server_name", Value::from(self.name.as_str())),
+            ("protocol_version", Value::from(protocol_version.as_str())),
+            ("session_id", session.map_or(Value::Null, Value::from)),
+        ]);
         let count = tools.len();
         let peer = client.peer();
         let stateless = peer.peer_info().is_some_and(|info| info.protocol_version >= ProtocolVersion::V_2026_07_28);
@@ -482,6 +489,7 @@ impl Connection {
             live.peer = Some(peer.clone());
             live.generation = generation;
             live.call_meta = call_meta;
+            live.origin = origin;
         });
         (self.changed)();
         let announces = peer
@@ -497,17 +505,19 @@ impl Connection {
     }
 
     /// Connects and lists, within the connect timeout.
-    async fn open(self: &Arc<Self>) -> Result<(Client, Vec<ToolSpec>), String> {
+    /// Connects and lists, within the connect timeout: the client, the session id the server
+    /// assigned (if any), and the tools.
+    async fn open(self: &Arc<Self>) -> Result<(Client, Option<String>, Vec<ToolSpec>), String> {
         let attempt = async {
-            let client = self.connect().await?;
+            let (client, session) = self.connect().await?;
             client.peer().set_response_cache_config(rmcp::ClientCacheConfig::disabled()).await;
             let tools = client.peer().list_all_tools().await.map_err(|e| format!("listing its tools failed: {e}"))?;
-            Ok::<_, String>((client, tools))
+            Ok::<_, String>((client, session, tools))
         };
         match tokio::time::timeout(self.entry.connect_timeout, attempt).await {
-            Ok(Ok((client, tools))) => {
+            Ok(Ok((client, session, tools))) => {
                 let specs = self.specs(&tools);
-                Ok((client, specs))
+                Ok((client, session, specs))
             }
             Ok(Err(error)) => Err(error),
             Err(_) => Err(format!("no answer within {} s", self.entry.connect_timeout.as_secs_f32())),
@@ -518,7 +528,8 @@ impl Connection {
         tools.iter().filter_map(|tool| (self.make_spec)(&self.name, tool)).collect()
     }
 
-    async fn connect(self: &Arc<Self>) -> Result<Client, String> {
+    /// A started client, and the session id the server assigned (HTTP servers with sessions).
+    async fn connect(self: &Arc<Self>) -> Result<(Client, Option<String>), String> {
         let bridge = Bridge { connection: Arc::downgrade(self) };
         let lifecycle = match self.entry.protocol {
             McpProtocol::Auto => ClientLifecycleMode::Auto {
@@ -544,11 +555,14 @@ impl Connection {
                 if let Some(stderr) = stderr {
                     tokio::spawn(forward_stderr(self.name.clone(), stderr));
                 }
-                bridge.serve_with_lifecycle(transport, lifecycle).await.map_err(|e| e.to_string())
+                let client = bridge.serve_with_lifecycle(transport, lifecycle).await.map_err(|e| e.to_string())?;
+                Ok((client, None))
             }
             McpTransport::Http { url, headers } => {
-                let transport = http_transport(url, headers)?;
-                bridge.serve_with_lifecycle(transport, lifecycle).await.map_err(|e| e.to_string())
+                let http = SessionClient::new()?;
+                let transport = http_transport(http.clone(), url, headers)?;
+                let client = bridge.serve_with_lifecycle(transport, lifecycle).await.map_err(|e| e.to_string())?;
+                Ok((client, http.session()))
             }
         }
     }
@@ -645,7 +659,7 @@ impl Connection {
             pending.finish();
             match answer.map_err(lost)? {
                 ServerResult::CallToolResult(result) => {
-                    return Ok(super::content::from_call_result(result, self.origin.clone()));
+                    return Ok(super::content::from_call_result(result, live.origin.clone()));
                 }
                 ServerResult::InputRequiredResult(asked) => {
                     let answers =
@@ -1019,9 +1033,10 @@ fn backoff(failures: u32) -> Duration {
 /// The Streamable HTTP transport to `url`, with the entry's headers (`Authorization: Bearer …`
 /// goes through rmcp's auth header).
 fn http_transport(
+    http: SessionClient,
     url: &str,
     headers: &std::collections::BTreeMap<String, String>,
-) -> Result<rmcp::transport::StreamableHttpClientTransport<reqwest::Client>, String> {
+) -> Result<rmcp::transport::StreamableHttpClientTransport<SessionClient>, String> {
     use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
     if url.starts_with("https://") && !cfg!(feature = "mcp-tls") {
         return Err("https needs TLS: build toolhook-runtime with the mcp-tls feature".into());
@@ -1039,7 +1054,7 @@ fn http_transport(
         let value = http::HeaderValue::from_str(value).map_err(|e| format!("header {name}: {e}"))?;
         custom.insert(name, value);
     }
-    Ok(rmcp::transport::StreamableHttpClientTransport::from_config(config.custom_headers(custom)))
+    Ok(rmcp::transport::StreamableHttpClientTransport::with_client(http, config.custom_headers(custom)))
 }
 
 /// A child's stderr, line by line, into the host's log (lines cut at 2,000 bytes).

@@ -5,7 +5,7 @@
 
 use rmcp::model::{Annotations, CallToolResult, ContentBlock, EmbeddedResource, Resource, ResourceContents, Role};
 use serde_json::Value;
-use toolhook::{ContentType, SharedEntry, ToolAnnotation, ToolContentItem, ToolExecutionResult};
+use toolhook::{ContentType, SharedEntries, ToolAnnotation, ToolContentItem, ToolExecutionResult};
 
 /// A result as MCP sends it. `structured` is whether the tool declares an output schema: only then
 /// does its structured content go out as `structuredContent`.
@@ -107,7 +107,7 @@ fn with_annotations(block: ContentBlock, item: &ToolContentItem) -> ContentBlock
 /// joined by lines, are the content (the error message when it is an error); every block is
 /// also a content item; structured content is kept as sent; the metadata is the server's shared
 /// entry. The tool name is left empty for the caller, who owns it.
-pub(crate) fn from_call_result(result: CallToolResult, origin: SharedEntry) -> ToolExecutionResult {
+pub(crate) fn from_call_result(result: CallToolResult, origin: SharedEntries) -> ToolExecutionResult {
     let mut text = String::new();
     for block in &result.content {
         if let Some(block) = block.as_text().map(|t| t.text.trim()).filter(|t| !t.is_empty()) {

@@ -62,6 +62,7 @@ mod plugin_process;
 mod questions;
 mod request_state;
 mod server;
+mod session_client;
 mod sessions;
 mod transport;
 

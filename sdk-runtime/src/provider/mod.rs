@@ -64,7 +64,7 @@ pub trait ToolProvider: Send + Sync + 'static {
     ///
     /// A provider that names where its results come from (as the plugin provider's
     /// `plugin_id` and the MCP provider's `server_name` do) makes that entry once, as a
-    /// [`SharedEntry`](toolhook::SharedEntry), and [shares](toolhook::ResultMetadata::share) it
+    /// [`SharedEntries`](toolhook::SharedEntries), and [shares](toolhook::ResultMetadata::share) it
     /// with each result: no allocation per call.
     fn invoke<'a>(
         &'a self,

@@ -15,7 +15,7 @@ use std::sync::{Arc, OnceLock, RwLock};
 use tokio::sync::Semaphore;
 use toolhook::__private::{Invoker, ToolKind, ToolRegistration};
 use toolhook::{
-    BoxFuture, Locale, SharedEntry, ToolArguments, ToolAvailabilityContext, ToolError, ToolExecutionContext,
+    BoxFuture, Locale, SharedEntries, ToolArguments, ToolAvailabilityContext, ToolError, ToolExecutionContext,
     ToolExecutionResult, ToolInvocation, ToolSpec, Visibility,
 };
 
@@ -53,7 +53,7 @@ pub(crate) struct PluginTable {
 pub(crate) struct PluginTools {
     pub(crate) id: String,
     /// `plugin_id: id`, shared by every result of the plugin's tools.
-    origin: SharedEntry,
+    origin: SharedEntries,
     pub(crate) source: Source,
     pub(crate) state: PluginState,
     pub(crate) instance: Option<Arc<dyn Any + Send + Sync>>,
@@ -82,7 +82,7 @@ impl PluginTool {
 impl PluginTools {
     pub(crate) fn new(id: String, source: Source, state: PluginState, tools: Vec<PluginTool>) -> Self {
         let index = tools.iter().enumerate().map(|(i, t)| (t.spec.name().to_owned(), i)).collect();
-        let origin = SharedEntry::new("plugin_id", id.as_str());
+        let origin = SharedEntries::new("plugin_id", id.as_str());
         PluginTools { id, origin, source, state, instance: None, tools, index, blocking: OnceLock::new() }
     }
 }
@@ -304,7 +304,7 @@ pub(crate) async fn run_registration(
     ctx: Option<&ToolExecutionContext>,
     locale: Locale,
     slots: Option<BlockingSlots>,
-    origin: Option<SharedEntry>,
+    origin: Option<SharedEntries>,
 ) -> Result<ToolExecutionResult, ToolError> {
     match registration.invoker {
         Invoker::Async(invoke) => invoke(instance, call, ctx, locale, origin).await,
