@@ -249,20 +249,36 @@ impl Configured {
     }
 }
 
+/// A refused update is an error, the plugin stays loaded, and its config stays as it was: the
+/// context reads the old config again and nothing is stored.
 #[tokio::test]
-async fn an_on_config_update_that_fails_or_panics_is_an_error_and_the_plugin_stays_loaded() {
+async fn an_on_config_update_that_fails_or_panics_is_an_error_and_the_old_config_stays() {
     let _serial = SERIAL.lock().await;
     let (registry, dispatcher) = (ToolRegistry::default(), HookDispatcher::new());
-    let host = builder(&["rules.configured"], &registry, &dispatcher).build();
+    let source = FailingSource::default();
+    let host = builder(&["rules.configured"], &registry, &dispatcher).config_source(source.clone()).build();
     assert!(host.load_all().await.is_clean());
-    for (mode, message) in [("error", "refused"), ("panic", "panic: update crashed")] {
-        let error =
-            host.update_config("rules.configured", ConfigScope::Own, json!({"mode": mode}), "1.0.0").await.unwrap_err();
-        assert_eq!(error.to_string(), format!("on_config_update of plugin rules.configured failed: {message}"));
-        assert_eq!(host.state("rules.configured"), Some(PluginState::Loaded), "after {mode}");
+    let ctx = host.context("rules.configured").unwrap();
+    let before = ctx.config_value();
+    let stored = source.stores.load(Ordering::SeqCst);
+    let mode = || async {
         let call = registry.invoke(ToolInvocation::new("configured_mode", ""), None).await;
-        assert!(call.success, "after {mode}: {}", call.error_message);
+        assert!(call.success, "{}", call.error_message);
+        call.content
+    };
+    for (mode_asked, message) in [("error", "refused"), ("panic", "panic: update crashed")] {
+        let update = host.update_config("rules.configured", ConfigScope::Own, json!({"mode": mode_asked}), "1.0.0");
+        let error = update.await.unwrap_err();
+        assert_eq!(error.to_string(), format!("on_config_update of plugin rules.configured failed: {message}"));
+        assert_eq!(host.state("rules.configured"), Some(PluginState::Loaded), "after {mode_asked}");
+        assert_eq!(mode().await, "fast", "after {mode_asked}");
+        assert_eq!(ctx.config_value(), before, "after {mode_asked}");
+        assert_eq!(ctx.config::<Settings>().unwrap().mode, "fast");
+        assert_eq!(source.stores.load(Ordering::SeqCst), stored, "nothing stored after {mode_asked}");
     }
+    host.update_config("rules.configured", ConfigScope::Own, json!({"mode": "slow"}), "1.0.0").await.unwrap();
+    assert_eq!(mode().await, "slow");
+    assert_eq!(source.stores.load(Ordering::SeqCst), stored + 1, "an accepted update is stored");
     host.shutdown().await;
 }
 

@@ -197,9 +197,16 @@ impl PluginContext {
         self.inner.services.get::<T>()
     }
 
-    /// Replaces the config snapshot (the host does this).
-    pub fn set_config(&self, value: Value, typed: Option<Arc<dyn Any + Send + Sync>>) {
-        *self.inner.config.write().unwrap_or_else(|p| p.into_inner()) = ConfigSnapshot { value, typed };
+    /// Replaces the config snapshot, giving back the document and typed config it replaces
+    /// (the host does this, and puts the old one back when the plugin refuses an update).
+    pub fn set_config(
+        &self,
+        value: Value,
+        typed: Option<Arc<dyn Any + Send + Sync>>,
+    ) -> (Value, Option<Arc<dyn Any + Send + Sync>>) {
+        let mut config = self.inner.config.write().unwrap_or_else(|p| p.into_inner());
+        let previous = std::mem::replace(&mut *config, ConfigSnapshot { value, typed });
+        (previous.value, previous.typed)
     }
 }
 

@@ -471,8 +471,11 @@ impl PluginHost {
     /// Hands a plugin a new config document. An `Own` document is an update laid over the current
     /// one (JSON Merge Patch: fields it does not name keep their values, a `null` resets one to
     /// its default, and it needs no `plugin` section), then normalised (an error is returned and
-    /// the old config kept), stored, and passed to `on_config_update`; `Bot` and `Model`
-    /// documents go as given, only to subscribed plugins.
+    /// the old config kept) and passed to `on_config_update`, during which the plugin's context
+    /// already reads the new config. When `on_config_update` fails (or panics, or times out) the
+    /// error is returned, the plugin stays loaded and its context reads the old config again;
+    /// otherwise the new config is stored in the config source. `Bot` and `Model` documents go as
+    /// given, only to subscribed plugins.
     pub async fn update_config(
         &self,
         plugin_id: &str,
@@ -486,19 +489,16 @@ impl PluginHost {
         }
         let plugin = self.inner.set.get(plugin_id).ok_or_else(|| ConfigUpdateError::NotLoaded(plugin_id.to_owned()))?;
         let registration = plugin.registration();
+        let context = self.context(plugin_id);
+        // For an `Own` update: the normalised document to store, and the config it replaced.
+        let mut applied = None;
         let document = match scope {
             ConfigScope::Own => {
                 // The update is laid over the current document: what it does not name stays.
-                let current = self.context(plugin_id).map(|c| c.config_value()).unwrap_or_default();
+                let current = context.as_ref().map(|c| c.config_value()).unwrap_or_default();
                 let config = normalise(plugin.config(), Some(&merge_patch(&current, &document)))?;
-                if let Some(context) = self.context(plugin_id) {
-                    context.set_config(config.document.clone(), config.typed.clone());
-                }
-                if let Some(source) = &self.inner.source
-                    && let Err(error) = source.store(plugin_id, &config.document)
-                {
-                    tracing::error!(plugin = %plugin_id, %error, "storing the updated config failed");
-                }
+                let replaced = context.as_ref().map(|c| c.set_config(config.document.clone(), config.typed.clone()));
+                applied = Some((config.document.clone(), replaced));
                 config.document
             }
             ConfigScope::Bot | ConfigScope::Model => {
@@ -516,9 +516,17 @@ impl PluginHost {
             if let Err(message) =
                 self.guarded("on_config_update", move || hook(instance, scope, document, version)).await
             {
-                tracing::error!(plugin = %plugin_id, %message, "on_config_update failed");
+                tracing::error!(plugin = %plugin_id, %message, "on_config_update failed; the config stays as it was");
+                if let (Some(context), Some((_, Some((value, typed))))) = (&context, applied) {
+                    context.set_config(value, typed);
+                }
                 return Err(ConfigUpdateError::Hook { plugin_id: plugin_id.to_owned(), message });
             }
+        }
+        if let (Some(source), Some((stored, _))) = (&self.inner.source, &applied)
+            && let Err(error) = source.store(plugin_id, stored)
+        {
+            tracing::error!(plugin = %plugin_id, %error, "storing the updated config failed");
         }
         Ok(())
     }
