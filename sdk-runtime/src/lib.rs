@@ -161,10 +161,11 @@
 //! - **Observers** wait in a bounded queue; what does not fit is dropped under an
 //!   [`ObserverOverflow`] policy, logged, and counted by
 //!   [`HookDispatcher::dropped_observer_runs`].
-//! - **Model input**: tool names no model API accepts are listed under valid ones; texts echoed
-//!   in errors (tool names, string values, command tokens) are cut short; integers are read
-//!   exactly or refused; `tool_search` queries are at most 256 characters; the
-//!   [`DeferredTools`] discovery state keeps the 10,000 most recent sessions.
+//! - **Model input**: tool names no model API accepts are listed under valid ones (a host may
+//!   still call such a tool by its own name); texts echoed in errors (tool names, string
+//!   values, command tokens) are cut short; integers are read exactly or refused; `tool_search`
+//!   queries are at most 256 characters; the [`DeferredTools`] discovery state keeps the 10,000
+//!   most recent sessions.
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 

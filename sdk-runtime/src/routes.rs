@@ -43,6 +43,9 @@ pub(crate) struct Routes {
     order: Vec<Route>,
     /// Positions in `order`, found by the route's registry name.
     index: HashTable<u32>,
+    /// Positions in `order` of tools listed under a valid name because their own is not one
+    /// model APIs accept, found by their own name (a host may still call them by it).
+    own_names: HashTable<u32>,
     /// Tools the caller's access rules hide, and the rule that does (for the host, never the model).
     pub(crate) denied: HashMap<String, &'static str>,
     /// The definitions of these tools as JSON text, per dialect and locale, rendered on first
@@ -138,9 +141,14 @@ impl Routes {
         RouteRef { routes: self, route: &self.order[position as usize] }
     }
 
-    /// The route of a registry name.
+    /// The route of a registry name, or of the own name of a tool listed under a valid name
+    /// because its own is not one.
     pub(crate) fn get(&self, name: &str) -> Option<RouteRef<'_>> {
-        let found = self.index.find(Self::hash(name), |&i| self.at(i).name() == name)?;
+        let hash = Self::hash(name);
+        let found = self
+            .index
+            .find(hash, |&i| self.at(i).name() == name)
+            .or_else(|| self.own_names.find(hash, |&i| self.at(i).original_name() == name))?;
         Some(self.at(*found))
     }
 
@@ -259,6 +267,7 @@ pub(crate) fn assign(
     }
     let mut order: Vec<Route> = Vec::with_capacity(candidates.len());
     let mut index: HashTable<u32> = HashTable::with_capacity(candidates.len());
+    let mut own_names: HashTable<u32> = HashTable::new();
     {
         let spec_of = |source: u32, spec: u32| &sources[source as usize].1.specs[spec as usize];
         // Original names, each with how often it is listed and the route that claimed it: a name
@@ -304,7 +313,8 @@ pub(crate) fn assign(
                 let hash = Routes::hash(name);
                 find_seen(&seen, name, hash).is_some() || routed(name, hash).is_some()
             };
-            let name = if is_valid_tool_name(original) {
+            let made_valid = !is_valid_tool_name(original);
+            let name = if !made_valid {
                 Cow::Borrowed(original)
             } else {
                 match make_valid(provider.as_ref(), original, &taken) {
@@ -365,9 +375,16 @@ pub(crate) fn assign(
             };
             order.push(Route { source, spec: spec_index, ambiguous, renamed });
             index.insert_unique(hash, position, |&i| Routes::hash(route_name(&sources, &order[i as usize])));
+            // An invalid name is never a registry name; the first tool listed under it keeps it
+            // as its second name.
+            let spec_name = |i: u32| spec_of(order[i as usize].source, order[i as usize].spec).name();
+            if made_valid && own_names.find(original_hash, |&i| spec_name(i) == original).is_none() {
+                own_names.insert_unique(original_hash, position, |&i| Routes::hash(spec_name(i)));
+            }
         }
     }
-    let mut routes = Routes { sources, order, index, denied: HashMap::default(), rendered: Mutex::default() };
+    let mut routes =
+        Routes { sources, order, index, own_names, denied: HashMap::default(), rendered: Mutex::default() };
     // A denied name that another tool took is not denied.
     denied.retain(|name, _| !routes.contains(name));
     routes.denied = denied;

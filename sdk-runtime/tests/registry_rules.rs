@@ -132,6 +132,41 @@ async fn a_renamed_duplicate_is_hashed_when_its_candidate_is_an_original_name() 
     }
 }
 
+// ---- names no model API accepts ------------------------------------------------------------------
+
+/// A tool listed under a valid name because its own is not one is called by either name; a tool
+/// whose own name is the valid one keeps it, and a second tool of the same invalid name is
+/// reached only under its registry name.
+#[tokio::test]
+async fn a_tool_listed_under_a_valid_name_answers_to_its_own_name_too() {
+    for policy in [DuplicatePolicy::Skip, DuplicatePolicy::Rename] {
+        let registry = registry(
+            RegistryConfig::default().duplicate_policy(policy),
+            [
+                Stub::new("a", "builtin", [spec("web.search"), spec("web_search")]),
+                Stub::new("b", "builtin", [spec("web.search")]),
+            ],
+        );
+        let names: Vec<String> = registry.list_tools(None).await.iter().map(|s| s.name().to_owned()).collect();
+        let valid = names[0].clone();
+        assert!(valid.starts_with("web_search_"), "{policy:?}: {names:?}");
+        let by_own_name = call(&registry, "web.search").await;
+        assert_eq!(
+            (by_own_name.tool_name.as_str(), by_own_name.content.as_str()),
+            (valid.as_str(), "a ran web.search")
+        );
+        assert_eq!(call(&registry, &valid).await.content, "a ran web.search", "{policy:?}");
+        assert_eq!(call(&registry, "web_search").await.content, "a ran web_search", "{policy:?}");
+        assert!(registry.has_tool("web.search", None).await, "{policy:?}");
+        assert_eq!(registry.get_tool_spec("web.search", None).await.map(|s| s.name().to_owned()), Some(valid));
+        if let [_, _, second] = names.as_slice() {
+            assert_eq!(call(&registry, second).await.content, "b ran web.search", "{policy:?}");
+        } else {
+            assert_eq!(names.len(), 2, "{policy:?}: b's duplicate is skipped");
+        }
+    }
+}
+
 // ---- provider errors ---------------------------------------------------------------------
 
 #[tokio::test]
