@@ -70,6 +70,7 @@ impl SessionClient {
 impl StreamableHttpClient for SessionClient {
     type Error = reqwest::Error;
 
+    /// Not called by rmcp's transport, which always passes its limits; the default limits here.
     async fn post_message(
         &self,
         uri: Arc<str>,
@@ -78,33 +79,8 @@ impl StreamableHttpClient for SessionClient {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
-        let answer = self.http.post_message(uri, message, session_id, auth_header, custom_headers).await;
-        self.record(&answer);
-        answer
-    }
-
-    async fn post_message_with_max_sse_event_size(
-        &self,
-        uri: Arc<str>,
-        message: ClientJsonRpcMessage,
-        session_id: Option<Arc<str>>,
-        auth_header: Option<String>,
-        custom_headers: HashMap<HeaderName, HeaderValue>,
-        max_sse_event_size: usize,
-    ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
-        let answer = self
-            .http
-            .post_message_with_max_sse_event_size(
-                uri,
-                message,
-                session_id,
-                auth_header,
-                custom_headers,
-                max_sse_event_size,
-            )
-            .await;
-        self.record(&answer);
-        answer
+        let limits = StreamableHttpResponseLimits::default();
+        self.post_message_with_response_limits(uri, message, session_id, auth_header, custom_headers, limits).await
     }
 
     async fn post_message_with_response_limits(
