@@ -121,9 +121,23 @@ pub(crate) async fn run_tool_search(
 fn parse_limit(limit: Option<&Value>) -> i64 {
     match limit {
         Some(Value::Number(n)) => n.as_i64().or_else(|| n.as_f64().map(|f| f.trunc() as i64)).unwrap_or(5),
-        Some(Value::String(s)) => s.trim().parse::<i64>().unwrap_or(5),
+        Some(Value::String(s)) => parse_integer(s.trim()).unwrap_or(5),
         _ => 5,
     }
+}
+
+/// A signed integer's text (`+`/`-`, then ASCII digits), saturated at the ends of `i64`: a
+/// limit too large to hold is still "every match", not the default.
+fn parse_integer(text: &str) -> Option<i64> {
+    let (negative, digits) = match text.as_bytes().first()? {
+        b'-' => (true, &text[1..]),
+        b'+' => (false, &text[1..]),
+        _ => (false, text),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(text.parse::<i64>().unwrap_or(if negative { i64::MIN } else { i64::MAX }))
 }
 
 /// The longest `tool_search` query accepted, in characters (whitespace runs count as one).
@@ -132,12 +146,12 @@ pub(crate) const MAX_QUERY_CHARS: usize = 256;
 /// The most distinct terms of a query that are scored; later ones are ignored.
 const MAX_QUERY_TERMS: usize = 16;
 
-/// How much of a description is searched (a provider may send a very long one).
-const MAX_SCANNED_DESCRIPTION: usize = 4096;
+/// How many bytes of names and descriptions are searched between two yields to the executor.
+const SCAN_BETWEEN_YIELDS: usize = 64 * 1024;
 
 /// Scores the pool against a query: names in match order. Bounded by the query's length and
-/// term count, and it yields to the executor between chunks of tools, so a timeout can always
-/// interrupt it.
+/// term count; whole descriptions are searched, and it yields to the executor after every
+/// [`SCAN_BETWEEN_YIELDS`] bytes searched, so a timeout can always interrupt it.
 pub(crate) async fn search(query: &str, pool: &[ToolSpec], locale: Locale, limit: i64) -> Vec<String> {
     let q = query.to_lowercase().split_whitespace().collect::<Vec<_>>().join(" ");
     let terms_text = q.replace(['_', '-'], " ");
@@ -151,17 +165,15 @@ pub(crate) async fn search(query: &str, pool: &[ToolSpec], locale: Locale, limit
         }
     }
     let mut scored: Vec<(i64, &str)> = Vec::new();
-    for (i, spec) in pool.iter().enumerate() {
-        if i % 256 == 255 {
+    let mut scanned = 0usize;
+    for spec in pool {
+        if scanned >= SCAN_BETWEEN_YIELDS {
+            scanned = 0;
             tokio::task::yield_now().await;
         }
         let n = spec.name().to_lowercase();
-        let description = spec.description(locale);
-        let mut end = description.len().min(MAX_SCANNED_DESCRIPTION);
-        while !description.is_char_boundary(end) {
-            end -= 1;
-        }
-        let d = description[..end].to_lowercase();
+        let d = spec.description(locale).to_lowercase();
+        scanned += n.len() + d.len();
         let mut score = 0;
         if q == n {
             score += 1000;

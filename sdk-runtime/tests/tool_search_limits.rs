@@ -73,3 +73,41 @@ fn discovery_state_is_kept_for_a_bounded_number_of_sessions() {
     assert!(kept <= 200, "{kept} sessions kept");
     assert!(deferred.discovered("session-9999").contains("web_fetch"), "the newest session is kept");
 }
+
+/// The names `tool_search` matched for `arguments`.
+async fn matched(registry: &ToolRegistry, arguments: toolhook::serde_json::Value) -> Vec<String> {
+    let call = ToolInvocation::new("tool_search", arguments);
+    let result = registry.invoke(call, Some(&ToolExecutionContext::for_session("s"))).await;
+    let names = result.structured_content.map(|s| s["matched_tool_names"].clone()).unwrap_or_default();
+    toolhook::serde_json::from_value(names).unwrap_or_default()
+}
+
+#[tokio::test]
+async fn a_long_description_is_searched_to_its_end() {
+    let long = format!("{} needle", "word ".repeat(1_200));
+    let spec = ToolSpec::builder("haystack").brief_description(long).visibility(Visibility::Deferred).build().unwrap();
+    let tool =
+        BuiltinTool::new(spec, |call, _| async move { Ok(toolhook::ToolExecutionResult::success(call.tool_name, "")) })
+            .visibility(Visibility::Deferred);
+    let registry = ToolRegistry::default();
+    registry.register_provider(BuiltinToolProvider::new().with_tool(tool));
+    assert_eq!(matched(&registry, toolhook::serde_json::json!({"query": "needle"})).await, ["haystack"]);
+}
+
+#[tokio::test]
+async fn a_limit_too_large_for_an_integer_still_means_every_match() {
+    let registry = registry(Locale::En);
+    let query = "thing number 7";
+    let every = matched(&registry, toolhook::serde_json::json!({"query": query, "limit": 1_000_000})).await;
+    assert!(every.len() > 5, "{} matches", every.len());
+    for limit in ["99999999999999999999", " +99999999999999999999 "] {
+        let args = toolhook::serde_json::json!({"query": query, "limit": limit});
+        assert_eq!(matched(&registry, args).await, every, "limit {limit:?}");
+    }
+    let args = toolhook::serde_json::json!({"query": query, "limit": "-99999999999999999999"});
+    assert_eq!(matched(&registry, args).await.len(), 1, "at least one");
+    for not_a_number in ["1e3", "12abc", "", "+", "--5"] {
+        let args = toolhook::serde_json::json!({"query": query, "limit": not_a_number});
+        assert_eq!(matched(&registry, args).await.len(), 5, "{not_a_number:?} is the default");
+    }
+}
