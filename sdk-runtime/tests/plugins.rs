@@ -377,6 +377,15 @@ impl Twice {
     /// Sibling.
     #[tool]
     async fn sibling(&self) {}
+
+    #[hook_handler("chat.receive.before_process", name = "same")]
+    async fn same_first(&self, _args: HookArgs) {}
+
+    #[hook_handler("chat.receive.after_process", name = "same")]
+    async fn same_second(&self, _args: HookArgs) {}
+
+    #[hook_handler("chat.receive.after_process")]
+    async fn other(&self, _args: HookArgs) {}
 }
 
 #[tokio::test]
@@ -388,7 +397,16 @@ async fn a_duplicate_plugin_id_fails_its_plugins_and_a_duplicate_tool_only_itsel
     assert!(twice.problems().is_empty());
     let left_out: Vec<(Option<&str>, &str)> =
         twice.left_out().iter().map(|p| (p.component.as_deref(), p.message.as_str())).collect();
-    assert_eq!(left_out, [(Some("tool lookup"), "duplicate tool lookup in plugin twice.tools")]);
+    assert_eq!(
+        left_out,
+        [
+            (Some("tool lookup"), "duplicate tool lookup in plugin twice.tools"),
+            (Some("hook handler same"), "duplicate HookHandler twice.tools.same"),
+        ]
+    );
+    // Neither copy of a duplicated handler is kept: which one counts cannot depend on link order.
+    let handlers: Vec<&str> = twice.hook_handlers().iter().map(|h| h.name()).collect();
+    assert_eq!(handlers, ["other"]);
     let registry = ToolRegistry::default();
     let dispatcher = HookDispatcher::new();
     let host = host(&["dup.id", "twice.tools", "zz.core"], &registry, &dispatcher);
@@ -398,7 +416,7 @@ async fn a_duplicate_plugin_id_fails_its_plugins_and_a_duplicate_tool_only_itsel
         states,
         [("dup.id", PluginState::Failed), ("twice.tools", PluginState::Loaded), ("zz.core", PluginState::Loaded)]
     );
-    assert_eq!(report.problems().len(), 2, "{:?}", report.problems());
+    assert_eq!(report.problems().len(), 3, "{:?}", report.problems());
     let sibling = registry.invoke(ToolInvocation::new("sibling", ""), None).await;
     assert!(sibling.success, "{}", sibling.error_message);
     let lookup = registry.invoke(ToolInvocation::new("lookup", ""), None).await;

@@ -338,11 +338,13 @@ impl PluginSet {
                 registration.package,
                 registration.package_version,
             );
+            // As with tools, which copy the author meant cannot be known (nor may link order
+            // decide): every copy is left out, under one problem.
+            let message = format!("duplicate HookHandler {}", handler.full_name());
             if plugin.handlers.iter().any(|h| h.name() == handler.name()) {
-                let message =
-                    format!("duplicate HookHandler {} (declared at {})", handler.full_name(), registration.location);
+                plugin.handlers.retain(|h| h.name() != handler.name());
                 plugin.leave_out(format!("hook handler {}", handler.name()), message);
-            } else {
+            } else if !plugin.left_out.iter().any(|p| p.message == message) {
                 plugin.handlers.push(handler);
             }
         }
