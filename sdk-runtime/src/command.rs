@@ -179,7 +179,7 @@ impl CommandError {
 ///     ])
 ///     .build()?;
 /// let command = CommandSpec::from_tool(&spec).alias("天气");
-/// assert_eq!(command.pattern(), "weather <city:text> [days:integer]");
+/// assert_eq!(command.pattern_text(), "weather <city:text> [days:integer]");
 /// let args = command.parse("天气 \"New York\" 3")?.unwrap();
 /// assert_eq!(serde_json::Value::Object(args), serde_json::json!({"city": "New York", "days": 3}));
 /// assert_eq!(command.parse("forecast x")?, None);
@@ -247,7 +247,7 @@ impl CommandSpec {
     ) -> Result<CommandSpec, ToolSpecError> {
         let mut command = CommandSpec::from_tool(spec);
         if let Some(pattern) = registration.pattern {
-            command = command.pattern_text(pattern)?;
+            command = command.pattern(pattern)?;
         }
         command.aliases = registration.aliases.iter().map(|a| (*a).to_owned()).collect();
         command.usage = registration.usage.iter().map(|a| (*a).to_owned()).collect();
@@ -266,8 +266,9 @@ impl CommandSpec {
 
     /// A custom pattern: the command name, then `<name:type>` / `[name:type]` tokens naming the
     /// tool's parameters (types `text`, `integer`, `number`, `boolean`, `list`, `json`, and `rest`
-    /// for the rest of the line, only last). Every required parameter must appear as `<…>`.
-    pub fn pattern_text(mut self, pattern: &str) -> Result<CommandSpec, ToolSpecError> {
+    /// for the rest of the line, only last). Every required parameter must appear as `<…>`; a
+    /// pattern that breaks a rule is an error naming the token.
+    pub fn pattern(mut self, pattern: &str) -> Result<CommandSpec, ToolSpecError> {
         let tool = self.name.clone();
         let schema = self.tool.parameters_schema().clone();
         let properties = schema.get("properties").and_then(Value::as_object).cloned().unwrap_or_default();
@@ -360,7 +361,7 @@ impl CommandSpec {
     }
 
     /// Its pattern, e.g. `weather <city:text> [days:integer]`.
-    pub fn pattern(&self) -> &str {
+    pub fn pattern_text(&self) -> &str {
         &self.pattern
     }
 

@@ -80,7 +80,7 @@ fn tool(spec: &ToolSpec, kind: ToolKind, commands: &[CommandSpec]) -> Value {
     out.insert("timeout_ms".into(), json!(spec.timeout().map(|t| t.as_millis() as u64)));
     let command = commands.iter().find(|c| c.name() == spec.name()).map(|c| {
         json!({
-            "pattern": c.pattern(),
+            "pattern": c.pattern_text(),
             "aliases": c.aliases(),
             "usage": c.usage_lines(),
             "examples": c.examples(),

@@ -32,7 +32,7 @@ fn note(
 #[tokio::test]
 async fn a_trailing_text_parameter_takes_the_rest_of_the_message() {
     let spec = command("note");
-    assert_eq!(spec.pattern(), "note <text:rest>");
+    assert_eq!(spec.pattern_text(), "note <text:rest>");
     let parsed = spec.parse("note call mum at 6").unwrap().unwrap();
     assert_eq!(parsed["text"], "call mum at 6");
 }
@@ -84,10 +84,10 @@ fn args(command: &CommandSpec, text: &str) -> Value {
 
 #[test]
 fn generated_patterns_list_required_parameters_first() {
-    assert_eq!(command("weather").pattern(), "weather <city:text> [days:integer]");
-    assert_eq!(command("f").pattern(), "f <b:text> [a:rest]");
-    assert_eq!(command("kinds").pattern(), "kinds <n:number> <yes:boolean> <tags:list> [extra:json]");
-    assert_eq!(command("ban").pattern(), "ban <user_id:text> [reason:rest]");
+    assert_eq!(command("weather").pattern_text(), "weather <city:text> [days:integer]");
+    assert_eq!(command("f").pattern_text(), "f <b:text> [a:rest]");
+    assert_eq!(command("kinds").pattern_text(), "kinds <n:number> <yes:boolean> <tags:list> [extra:json]");
+    assert_eq!(command("ban").pattern_text(), "ban <user_id:text> [reason:rest]");
 }
 
 #[test]
@@ -195,14 +195,10 @@ fn hosts_derive_commands_from_any_tool() {
         .parameters(vec![toolhook::ToolParameterInfo::new("text", toolhook::ToolParamType::String)])
         .build()
         .unwrap();
-    let echo =
-        CommandSpec::from_tool(&spec).pattern_text("echo <text:rest>").unwrap().alias("say").example("say hi there");
+    let echo = CommandSpec::from_tool(&spec).pattern("echo <text:rest>").unwrap().alias("say").example("say hi there");
     assert_eq!(args(&echo, "say hi  there"), json!({"text": "hi  there"}));
-    assert!(
-        CommandSpec::from_tool(&spec).pattern_text("echo [text:text]").is_err(),
-        "a required parameter must be <…>"
-    );
-    assert!(CommandSpec::from_tool(&spec).pattern_text("echo <other:text>").is_err());
+    assert!(CommandSpec::from_tool(&spec).pattern("echo [text:text]").is_err(), "a required parameter must be <…>");
+    assert!(CommandSpec::from_tool(&spec).pattern("echo <other:text>").is_err());
 }
 
 #[tokio::test]
