@@ -190,6 +190,8 @@ impl PropertyLine<'_> {
 fn type_name(ty: Option<&Value>, locale: Locale) -> String {
     match ty {
         Some(Value::String(t)) if !t.trim().is_empty() => t.trim().to_lowercase(),
+        // A blank string is truthy to Python, but "blank" is one of the cases that mean `string`.
+        Some(Value::String(_)) => "string".to_owned(),
         Some(other) if is_truthy(other) => match locale {
             Locale::ZhHans => py_str(other).to_lowercase(),
             Locale::En => other.to_string().to_lowercase(),
@@ -250,14 +252,15 @@ mod tests {
             "a": {"type": ["string", "null"], "default": null, "description": 7},
             "b": {"type": "  INTEGER ", "description": false},
             "c": 5,
+            "d": {"type": "  ", "description": "blank type"},
         }});
         assert_eq!(
             parameter_block(&schema, Locale::ZhHans).unwrap(),
-            "参数说明：\n- a：['string', 'null']，可选。7 默认值：None。\n- b：integer，可选。无额外说明"
+            "参数说明：\n- a：['string', 'null']，可选。7 默认值：None。\n- b：integer，可选。无额外说明\n- d：string，可选。blank type"
         );
         assert_eq!(
             parameter_block(&schema, Locale::En).unwrap(),
-            "Parameter details:\n- a: [\"string\",\"null\"], optional. 7. Default: null\n- b: integer, optional. No description"
+            "Parameter details:\n- a: [\"string\",\"null\"], optional. 7. Default: null\n- b: integer, optional. No description\n- d: string, optional. blank type"
         );
     }
 
