@@ -93,8 +93,8 @@ async fn plan_project_orders_open_tasks_by_priority_after_their_dependencies() {
     }});
     assert_eq!(
         error("plan_project", unknown).await,
-        "Tool plan_project failed: InvalidArguments: project.milestones[0].tasks[0].priority: unknown variant \
-         `urgent`, expected one of `high`, `medium`, `low`"
+        "Tool plan_project failed: InvalidArguments: project.milestones[0].tasks[0].priority: expected one of \
+         \"high\", \"medium\", \"low\", got string \"urgent\""
     );
 }
 
@@ -457,7 +457,7 @@ async fn quote_shipping_reads_each_adjacently_tagged_variant() {
     );
     assert_eq!(
         error("quote_shipping", json!({"shipping": {"method": "post"}})).await,
-        "Tool quote_shipping failed: InvalidArguments: shipping: missing field `details`"
+        "Tool quote_shipping failed: InvalidArguments: shipping.details: missing required parameter"
     );
 }
 

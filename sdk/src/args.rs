@@ -1127,7 +1127,10 @@ map_like!(HashMap, BTreeMap);
 // ---- user types -----------------------------------------------------------------------------
 
 /// A parameter of a type the macro does not know: read with its own `Deserialize`, without the
-/// lenient scalar rules, with the JSON path of a failure inside it ([`PlainSeed`]).
+/// lenient scalar rules, with the JSON path of a failure inside it ([`PlainSeed`]). A missing
+/// field and an unknown enum variant are reported in the argument errors' own words
+/// (`items[1].id: missing required parameter`, `colour: expected one of "Red", "Green", got
+/// string "Blue"`); any other failure in serde's.
 #[derive(Debug)]
 pub struct Plain<T>(pub T);
 
@@ -1142,6 +1145,44 @@ pub struct PlainError {
     pub path: String,
     /// serde's message.
     pub message: String,
+}
+
+/// An error of a user type's own `Deserialize` that the argument errors have words for, read
+/// from serde's message (its wording is serde's `de::Error` defaults, the same for every format).
+#[derive(Debug, PartialEq)]
+enum UserTypeError<'m> {
+    /// A field the type requires is absent: ``missing field `id` ``.
+    Missing(&'m str),
+    /// A name that is none of an enum's variants (a unit enum's value, or an externally tagged
+    /// variant's tag): ``unknown variant `Blue`, expected `Red` or `Green` ``.
+    UnknownVariant {
+        /// The name sent.
+        variant: &'m str,
+        /// The variants, as JSON strings.
+        allowed: Vec<String>,
+    },
+}
+
+/// The first text between backticks in `text`, and what follows it.
+fn backticked(text: &str) -> Option<(&str, &str)> {
+    let (_, rest) = text.split_once('`')?;
+    rest.split_once('`')
+}
+
+fn user_type_error(message: &str) -> Option<UserTypeError<'_>> {
+    if let Some(rest) = message.strip_prefix("missing field ") {
+        let (field, tail) = backticked(rest)?;
+        return tail.is_empty().then_some(UserTypeError::Missing(field));
+    }
+    let rest = message.strip_prefix("unknown variant ")?;
+    let (variant, mut expected) = backticked(rest)?;
+    expected = expected.strip_prefix(", expected ")?;
+    let mut allowed = Vec::new();
+    while let Some((name, tail)) = backticked(expected) {
+        allowed.push(Value::from(name).to_string());
+        expected = tail;
+    }
+    (!allowed.is_empty()).then_some(UserTypeError::UnknownVariant { variant, allowed })
 }
 
 /// Reads a `T` with its own `Deserialize`.
@@ -1176,14 +1217,24 @@ impl<'a, T> PlainSeed<'a, T> {
             Ok(v) => Ok(Plain(v)),
             Err(PlainError { path: inner, message }) => {
                 let base = self.at.render();
-                let path = match inner.as_str() {
+                let mut path = match inner.as_str() {
                     "." | "" => base,
                     p if p.starts_with('[') => format!("{base}{p}"),
                     p => format!("{base}.{p}"),
                 };
+                let kind = match user_type_error(&message) {
+                    Some(UserTypeError::Missing(field)) => {
+                        path = format!("{path}.{field}");
+                        ArgsErrorKind::Missing
+                    }
+                    Some(UserTypeError::UnknownVariant { variant, allowed }) => {
+                        ArgsErrorKind::NotAllowed { allowed, actual: actual_str(variant) }
+                    }
+                    None => ArgsErrorKind::Other(message),
+                };
                 let mut slot = self.cx.error.borrow_mut();
                 if slot.is_none() {
-                    *slot = Some((ArgsError::new(path, ArgsErrorKind::Other(message)), self.at.segments()));
+                    *slot = Some((ArgsError::new(path, kind), self.at.segments()));
                 }
                 Err(de::Error::custom("toolhook argument error"))
             }

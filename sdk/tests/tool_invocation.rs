@@ -306,3 +306,60 @@ fn json_returns_declare_an_output_schema() {
         );
     }
 }
+
+/// A colour.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(crate = "toolhook::serde")]
+#[schemars(crate = "toolhook::schemars")]
+enum Colour {
+    Red,
+    Green,
+}
+
+/// An item to paint.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(crate = "toolhook::serde")]
+#[schemars(crate = "toolhook::schemars")]
+#[allow(dead_code)]
+struct Painted {
+    id: u32,
+    label: String,
+    colour: Option<Colour>,
+}
+
+/// Paints items.
+#[tool]
+async fn paint(
+    /// The colour.
+    colour: Colour,
+    /// What to paint.
+    items: Vec<Painted>,
+) -> String {
+    format!("{colour:?} {}", items.len())
+}
+
+#[tokio::test]
+async fn user_types_name_unknown_variants_and_missing_fields_in_the_argument_words() {
+    assert_eq!(
+        error("paint", r#"{"colour":"Blue","items":[]}"#).await,
+        r#"colour: expected one of "Red", "Green", got string "Blue""#
+    );
+    assert_eq!(
+        error("paint", r#"{"colour":"Red","items":[{"id":1,"label":"a"},{"label":"b"}]}"#).await,
+        "items[1].id: missing required parameter"
+    );
+    assert_eq!(
+        error("paint", r#"{"colour":"Red","items":[{"id":1,"label":"a","colour":"Pink"}]}"#).await,
+        r#"items[0].colour: expected one of "Red", "Green", got string "Pink""#
+    );
+    let e = call_in("paint", r#"{"colour":"Red","items":[{"label":"b"}]}"#, None, Locale::ZhHans).await.unwrap_err();
+    assert_eq!(e.message(Locale::ZhHans), "items[0].id：缺少必填参数");
+    let e = call_in("paint", r#"{"colour":"Blue","items":[]}"#, None, Locale::ZhHans).await.unwrap_err();
+    assert_eq!(e.message(Locale::ZhHans), r#"colour：应为 "Red"、"Green" 之一，实际为 string "Blue""#);
+    // Other errors of a user type keep serde's words, at their path.
+    assert_eq!(
+        error("paint", r#"{"colour":"Red","items":[{"id":"x","label":"a"}]}"#).await,
+        r#"items[0].id: invalid type: string "x", expected u32"#
+    );
+    assert_eq!(call("paint", r#"{"colour":"Green","items":[{"id":1,"label":"a"}]}"#).await.unwrap().content, "Green 1");
+}
