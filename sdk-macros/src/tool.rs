@@ -461,8 +461,8 @@ pub(crate) fn render(
             },
         ],
         detailed: [
-            docs::detailed(&schema, &author, Locale::En),
-            docs::detailed(&schema_zh, author_zh.as_deref().unwrap_or(&author), Locale::ZhHans),
+            docs::detailed(&schema, &author, Locale::En, &[]),
+            docs::detailed(&schema_zh, author_zh.as_deref().unwrap_or(&author), Locale::ZhHans, &[]),
         ],
     })
 }

@@ -136,9 +136,13 @@ pub fn compose(
     let mut properties = Map::with_capacity(params.len());
     let mut properties_zh = Map::new();
     let mut required = Vec::new();
+    let mut documented = Vec::new();
     for param in params {
         cx.parameter = param.name;
         let base = (param.schema)(&mut cx);
+        if base.as_object().and_then(crate::shared::schema::variant_docs).is_some() {
+            documented.push(param.name.to_owned());
+        }
         let enum_values = param.enum_values.map(static_schema);
         let default = param.default.map(static_schema);
         if let Some(check) = param.check {
@@ -200,7 +204,7 @@ pub fn compose(
             }
         }
     }
-    let mut builder = builder.parameters_raw(schema);
+    let mut builder = builder.parameters_raw(schema).__documented_values(documented);
     if let Some(zh) = schema_zh {
         builder = builder.parameters_raw_zh_hans(zh);
     }

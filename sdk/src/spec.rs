@@ -529,6 +529,8 @@ pub struct ToolSpecBuilder {
     parameters_raw: Option<Value>,
     parameters_raw_zh: Option<Value>,
     parameters_verbatim: Option<Value>,
+    /// Properties whose enum values are documented (Rust enums with variant docs).
+    documented_values: Vec<String>,
     brief_overrides: [Option<String>; 2],
     detailed_overrides: [Option<String>; 2],
     core_tool: bool,
@@ -556,6 +558,7 @@ impl ToolSpecBuilder {
             parameters_raw: None,
             parameters_raw_zh: None,
             parameters_verbatim: None,
+            documented_values: Vec::new(),
             brief_overrides: [None, None],
             detailed_overrides: [None, None],
             core_tool: false,
@@ -617,6 +620,15 @@ impl ToolSpecBuilder {
     /// parameter docs are still rendered from it.
     pub fn parameters_verbatim(mut self, schema: Value) -> Self {
         self.parameters_verbatim = Some(schema);
+        self
+    }
+
+    /// Names the properties that are Rust enums with documented variants: the parameter docs
+    /// show each value's doc (a `- value: doc` line of the description) beside the value.
+    /// (`#[tool]` calls it; a property's description is otherwise shown as written.)
+    #[doc(hidden)]
+    pub fn __documented_values(mut self, properties: Vec<String>) -> Self {
+        self.documented_values = properties;
         self
     }
 
@@ -744,6 +756,7 @@ impl ToolSpecBuilder {
             parameters_raw,
             parameters_raw_zh,
             parameters_verbatim,
+            documented_values,
             brief_overrides,
             detailed_overrides,
             core_tool,
@@ -795,7 +808,7 @@ impl ToolSpecBuilder {
                 _ => &schema,
             };
             let author_text = detailed_overrides[locale.index()].as_deref().unwrap_or(author_text);
-            Text::Owned(docs::detailed(schema, author_text, locale))
+            Text::Owned(docs::detailed(schema, author_text, locale, &documented_values))
         });
         data.schema_zh = schema_zh.filter(|zh| *zh != schema);
         data.schema = Schema::Built(schema);

@@ -103,6 +103,24 @@ fn the_parameter_docs_show_each_value_with_its_doc() {
     assert!(zh.contains("可选值：high（Today）、low（This week）。"), "{zh}");
 }
 
+/// A description an author wrote is shown as written, even when its lines look like a value's doc:
+/// only a Rust enum's variant docs are shown beside the values.
+#[test]
+fn an_authors_description_is_shown_as_written() {
+    let unit = toolhook::ToolParameterInfo::new("unit", toolhook::ToolParamType::String)
+        .description("Unit\n- celsius: metric")
+        .enum_values(["celsius", "fahrenheit"]);
+    let spec = toolhook::ToolSpec::builder("temperature").parameters(vec![unit]).build().unwrap();
+    assert_eq!(
+        spec.detailed_description(Locale::ZhHans),
+        "参数说明：\n- unit：string，必填。Unit\n- celsius: metric 可选值：celsius、fahrenheit。"
+    );
+    assert_eq!(
+        spec.detailed_description(Locale::En),
+        "Parameter details:\n- unit: string, required. Unit\n- celsius: metric. Allowed values: celsius, fahrenheit"
+    );
+}
+
 /// What the outline tool reports.
 #[derive(Debug, serde::Serialize, schemars::JsonSchema)]
 #[serde(crate = "toolhook::serde")]

@@ -207,7 +207,7 @@ fn action_schema(info: &ActionInfo, locale: Locale) -> Value {
 
 fn action_detailed(info: &ActionInfo, schema: &Value, locale: Locale) -> String {
     let mut parts = Vec::new();
-    if let Some(block) = docs::parameter_block(schema, locale) {
+    if let Some(block) = docs::parameter_block(schema, locale, &[]) {
         parts.push(block);
     }
     let requirements = non_blank(&info.action_require);

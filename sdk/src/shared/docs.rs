@@ -32,13 +32,14 @@ pub(crate) fn fallback_brief(name: &str, locale: Locale) -> String {
 
 /// The detailed description: author text that already starts with a block header is used as is;
 /// otherwise the parameter block (when the schema has a documented property), a blank line, and the
-/// author text when non-empty. Trimmed.
-pub(crate) fn detailed(schema: &Value, author_text: &str, locale: Locale) -> String {
+/// author text when non-empty. Trimmed. `documented` names the properties whose enum values carry
+/// docs of their own (see [`parameter_block`]).
+pub(crate) fn detailed(schema: &Value, author_text: &str, locale: Locale, documented: &[String]) -> String {
     let author_text = author_text.trim();
     if author_text.starts_with(HEADER_ZH) || author_text.starts_with(HEADER_EN) {
         return author_text.to_owned();
     }
-    match parameter_block(schema, locale) {
+    match parameter_block(schema, locale, documented) {
         Some(block) if author_text.is_empty() => block.trim().to_owned(),
         Some(block) => format!("{block}\n\n{author_text}").trim().to_owned(),
         None => author_text.to_owned(),
@@ -47,7 +48,11 @@ pub(crate) fn detailed(schema: &Value, author_text: &str, locale: Locale) -> Str
 
 /// The generated parameter block: the header, then one line per top-level property whose schema is
 /// an object, in schema order. `None` when there is no such property.
-pub(crate) fn parameter_block(schema: &Value, locale: Locale) -> Option<String> {
+///
+/// A description is shown as written, except for the properties named in `documented`: those
+/// are Rust enums whose variants have doc comments, which their description lists as
+/// `- value: doc` lines, and the block shows each value's doc beside the value instead.
+pub(crate) fn parameter_block(schema: &Value, locale: Locale, documented: &[String]) -> Option<String> {
     let properties = schema.get("properties")?.as_object()?;
     let required: Vec<&str> = schema
         .get("required")
@@ -63,7 +68,10 @@ pub(crate) fn parameter_block(schema: &Value, locale: Locale) -> Option<String> 
         let name = key.trim();
         let is_required = required.contains(&name);
         let enum_values = prop.get("enum").and_then(Value::as_array).filter(|values| !values.is_empty());
-        let (description, value_docs) = split_value_docs(prop.get("description"), enum_values);
+        let (description, value_docs) = match documented.iter().any(|d| d == key) {
+            true => split_value_docs(prop.get("description"), enum_values),
+            false => (prop.get("description").cloned(), Vec::new()),
+        };
         let line = PropertyLine {
             name,
             type_name: type_name(prop.get("type"), locale),
@@ -223,11 +231,11 @@ mod tests {
             "q": {"type": "string"},
         }, "required": ["q"]});
         assert_eq!(
-            parameter_block(&schema, Locale::ZhHans).unwrap(),
+            parameter_block(&schema, Locale::ZhHans, &[]).unwrap(),
             "参数说明：\n- limit：integer，可选。Maximum number of results to return 默认值：5。\n- unit：string，可选。温度单位 可选值：celsius、fahrenheit。 默认值：celsius。\n- eps：number，可选。精度 默认值：1e-05。\n- q：string，必填。无额外说明"
         );
         assert_eq!(
-            parameter_block(&schema, Locale::En).unwrap(),
+            parameter_block(&schema, Locale::En, &[]).unwrap(),
             "Parameter details:\n- limit: integer, optional. Maximum number of results to return. Default: 5\n- unit: string, optional. 温度单位. Allowed values: celsius, fahrenheit. Default: celsius\n- eps: number, optional. 精度. Default: 0.00001\n- q: string, required. No description"
         );
     }
@@ -239,11 +247,11 @@ mod tests {
             "target": {"type": "string", "description": "目标语言", "enum": ["zh", "en"], "default": "zh"},
         }, "required": ["text"]});
         assert_eq!(
-            detailed(&schema, "  注意：仅支持中英互译。\n", Locale::ZhHans),
+            detailed(&schema, "  注意：仅支持中英互译。\n", Locale::ZhHans, &[]),
             "参数说明：\n- text：string，必填。原文\n- target：string，可选。目标语言 可选值：zh、en。 默认值：zh。\n\n注意：仅支持中英互译。"
         );
-        assert_eq!(detailed(&schema, "Parameter details: by hand", Locale::ZhHans), "Parameter details: by hand");
-        assert_eq!(detailed(&json!({"properties": {}}), " only text ", Locale::En), "only text");
+        assert_eq!(detailed(&schema, "Parameter details: by hand", Locale::ZhHans, &[]), "Parameter details: by hand");
+        assert_eq!(detailed(&json!({"properties": {}}), " only text ", Locale::En, &[]), "only text");
     }
 
     #[test]
@@ -255,11 +263,11 @@ mod tests {
             "d": {"type": "  ", "description": "blank type"},
         }});
         assert_eq!(
-            parameter_block(&schema, Locale::ZhHans).unwrap(),
+            parameter_block(&schema, Locale::ZhHans, &[]).unwrap(),
             "参数说明：\n- a：['string', 'null']，可选。7 默认值：None。\n- b：integer，可选。无额外说明\n- d：string，可选。blank type"
         );
         assert_eq!(
-            parameter_block(&schema, Locale::En).unwrap(),
+            parameter_block(&schema, Locale::En, &[]).unwrap(),
             "Parameter details:\n- a: [\"string\",\"null\"], optional. 7. Default: null\n- b: integer, optional. No description\n- d: string, optional. blank type"
         );
     }
@@ -271,7 +279,7 @@ mod tests {
             " b": {"type": "string"},
         }, "required": [" a ", "b"]});
         assert_eq!(
-            parameter_block(&schema, Locale::En).unwrap(),
+            parameter_block(&schema, Locale::En, &[]).unwrap(),
             "Parameter details:\n- a: string, optional. No description\n- b: string, required. No description"
         );
     }
