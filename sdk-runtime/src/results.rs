@@ -2,7 +2,7 @@
 //! item, and the history of a whole batch.
 
 use base64::Engine as _;
-use base64::engine::general_purpose::STANDARD;
+use base64::engine::{GeneralPurpose, GeneralPurposeConfig};
 use serde_json::Value;
 use toolhook::__private::{is_truthy, py_str};
 use toolhook::{ContentType, Locale, ToolContentItem, ToolExecutionResult};
@@ -66,7 +66,9 @@ pub fn split_tool_result(
         let attrs = media_attrs(&message_id, item);
         lines.push(format!("  <media {attrs} />"));
         let image = decode_image(item);
-        let mut visible = format!("<tool_result_media msg_id=\"{}\" />\n{}", escape(&message_id), visible_parts(item));
+        // What the model reads as text: the id and the parts as they are (only the attributes of
+        // the header and the list are escaped).
+        let mut visible = format!("<tool_result_media msg_id=\"{message_id}\" />\n{}", visible_parts(item));
         if image.is_some() {
             visible.push_str(locale.pick("\n[image]", "\n[图片]"));
         }
@@ -180,11 +182,17 @@ fn decode_image(item: &ToolContentItem) -> Option<Vec<u8>> {
     if payload.is_empty() {
         return None;
     }
-    STANDARD.decode(payload).ok().or_else(|| {
+    MEDIA_BASE64.decode(payload).ok().or_else(|| {
         let padding = (4 - payload.len() % 4) % 4;
-        STANDARD.decode(format!("{payload}{}", "=".repeat(padding))).ok()
+        MEDIA_BASE64.decode(format!("{payload}{}", "=".repeat(padding))).ok()
     })
 }
+
+/// Standard base64 with canonical padding, whose last symbol may have bits set past the data
+/// (`QUJ=` is `AB`): hosts in other languages decode these, and an image should not be lost to
+/// an encoder that leaves them.
+const MEDIA_BASE64: GeneralPurpose =
+    GeneralPurpose::new(&base64::alphabet::STANDARD, GeneralPurposeConfig::new().with_decode_allow_trailing_bits(true));
 
 /// One message of a batch's history.
 #[derive(Clone, Debug, PartialEq)]

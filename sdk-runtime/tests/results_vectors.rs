@@ -60,6 +60,33 @@ fn a_data_url_with_nothing_after_its_comma_is_no_image() {
     assert!(history.media[1].visible_text.ends_with("\n[image]"), "{}", history.media[1].visible_text);
 }
 
+/// Base64 whose last symbol carries bits past the data (as some encoders leave it) still decodes,
+/// padded or not; what is not base64 at all stays no image.
+#[test]
+fn base64_with_stray_trailing_bits_is_an_image() {
+    let mut result = ToolExecutionResult::success("draw", "done");
+    result.content_items = ["QUJ=", "QUJ", "QUI", "Q", "QU J"]
+        .into_iter()
+        .map(|data| toolhook::ToolContentItem::image(data, "image/png"))
+        .collect();
+    let history = split_tool_result("c", "draw", &result, Locale::En);
+    let images: Vec<Option<&[u8]>> = history.media.iter().map(|m| m.image.as_deref()).collect();
+    assert_eq!(images, [Some(&b"AB"[..]), Some(&b"AB"[..]), Some(&b"AB"[..]), None, None]);
+}
+
+/// The header and the list escape the id in their attributes; the text a model reads shows the
+/// id as it is, like the parts after it.
+#[test]
+fn the_visible_text_shows_the_id_unescaped() {
+    let mut result = ToolExecutionResult::success("draw", "done");
+    result.content_items = vec![toolhook::ToolContentItem::image("QUJD", "image/png")];
+    let history = split_tool_result("c\"<1>", "draw", &result, Locale::En);
+    let media = &history.media[0];
+    assert_eq!(media.message_id, "tool_result:c\"<1>:1");
+    assert!(media.header_text.starts_with("<tool_result_media msg_id=\"tool_result:c&quot;&lt;1&gt;:1\""));
+    assert_eq!(media.visible_text, "<tool_result_media msg_id=\"tool_result:c\"<1>:1\" />\nimage / image/png\n[image]");
+}
+
 #[test]
 fn post_history_messages_follow_the_whole_batch() {
     use serde_json::json;
