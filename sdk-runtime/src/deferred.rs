@@ -227,7 +227,8 @@ impl DeferredTools {
     }
 
     /// Calls a tool through the registry; a failed call of a deferred tool the session has not
-    /// discovered gets a hint to look it up with `tool_search` first.
+    /// discovered gets a hint to look it up with `tool_search` first. The session is the
+    /// context's, else the call's (as `tool_search` reads it).
     pub async fn invoke(
         &self,
         registry: &ToolRegistry,
@@ -235,6 +236,7 @@ impl DeferredTools {
         ctx: &ToolExecutionContext,
     ) -> ToolExecutionResult {
         let name = call.tool_name.clone();
+        let call_session = ctx.session_id.is_empty().then(|| call.session_id.clone());
         let mut result = registry.invoke(call, Some(ctx)).await;
         if result.success {
             return result;
@@ -244,7 +246,8 @@ impl DeferredTools {
             .get_tool_spec(&name, Some(&availability))
             .await
             .is_some_and(|spec| spec.visibility() == Visibility::Deferred);
-        if deferred && !self.discovered(&ctx.session_id).contains(&name) {
+        let session = call_session.as_deref().unwrap_or(&ctx.session_id);
+        if deferred && !self.discovered(session).contains(&name) {
             let hint = match registry.locale() {
                 Locale::En => "Use tool_search to look up this tool's parameters, then try again.",
                 Locale::ZhHans => "请通过 tool_search 查看具体的工具参数后再重试。",

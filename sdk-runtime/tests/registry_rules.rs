@@ -385,6 +385,27 @@ async fn the_hint_goes_to_the_first_non_empty_text_once() {
     }
 }
 
+/// The session whose discoveries count is the context's, else the call's, as `tool_search`
+/// reads it: a host that puts the session on the call alone gets no hint for a found tool.
+#[tokio::test]
+async fn the_hint_reads_the_calls_session_when_the_context_has_none() {
+    let web_fetch = ToolSpec::builder("web_fetch").visibility(Visibility::Deferred).build().unwrap();
+    let provider = Stub::answering("pool", "plugin", [web_fetch], |call| async move {
+        Ok(ToolExecutionResult::failure(call.tool_name, "boom"))
+    });
+    let registry = registry(RegistryConfig::default(), [provider]);
+    let deferred = DeferredTools::new();
+    let no_session = ToolExecutionContext::default();
+    let call = || ToolInvocation::new("web_fetch", "{}").with_session_id("s1");
+    let before = deferred.invoke(&registry, call(), &no_session).await;
+    assert_eq!(before.error_message, format!("boom\n{HINT}"));
+    deferred.discover("s1", ["web_fetch"]);
+    assert_eq!(deferred.invoke(&registry, call(), &no_session).await.error_message, "boom");
+    // The context's session, when it has one, is the one that counts.
+    let other = ToolExecutionContext::for_session("s2");
+    assert_eq!(deferred.invoke(&registry, call(), &other).await.error_message, format!("boom\n{HINT}"));
+}
+
 // ---- the built-in provider's own not-found text -----------------------------------------------
 
 #[tokio::test]
