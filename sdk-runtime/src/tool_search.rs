@@ -116,6 +116,52 @@ pub(crate) async fn run_tool_search(
     result
 }
 
+/// Which of `patterns` the lower-cased `text` contains. A text longer than
+/// [`SCAN_BETWEEN_YIELDS`] is lower-cased and searched a piece at a time, cut after a whitespace
+/// (so that lower-casing sees every word whole), with the end of the piece before kept for
+/// matches across the cut, and a yield to the executor after each piece: one huge description
+/// cannot hold the thread past a timeout.
+async fn find_lowercased(text: &str, patterns: &[&str]) -> Vec<bool> {
+    if text.len() <= SCAN_BETWEEN_YIELDS {
+        let lower = text.to_lowercase();
+        return patterns.iter().map(|p| lower.contains(p)).collect();
+    }
+    let longest = patterns.iter().map(|p| p.len()).max().unwrap_or(0);
+    let mut found = vec![false; patterns.len()];
+    let mut window = String::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let mut end = rest.len().min(SCAN_BETWEEN_YIELDS);
+        while !rest.is_char_boundary(end) {
+            end -= 1;
+        }
+        if end < rest.len()
+            && let Some((at, space)) = rest[..end].char_indices().rev().find(|(_, c)| c.is_whitespace())
+            && at > 0
+        {
+            end = at + space.len_utf8();
+        }
+        let (piece, tail) = rest.split_at(end);
+        rest = tail;
+        window.push_str(&piece.to_lowercase());
+        for (hit, pattern) in found.iter_mut().zip(patterns) {
+            *hit = *hit || window.contains(pattern);
+        }
+        if found.iter().all(|hit| *hit) || rest.is_empty() {
+            break;
+        }
+        // Only a match across the cut can still use what was read: keep less than the longest
+        // pattern of it.
+        let mut keep_from = window.len().saturating_sub(longest.saturating_sub(1));
+        while !window.is_char_boundary(keep_from) {
+            keep_from -= 1;
+        }
+        window.drain(..keep_from);
+        tokio::task::yield_now().await;
+    }
+    found
+}
+
 /// `limit`: absent or null ⇒ 5; integers as they are; numbers truncated; integer strings parsed;
 /// anything else ⇒ 5.
 fn parse_limit(limit: Option<&Value>) -> i64 {
@@ -164,6 +210,8 @@ pub(crate) async fn search(query: &str, pool: &[ToolSpec], locale: Locale, limit
             break;
         }
     }
+    // The whole query first, then each term: what the description is searched for.
+    let patterns: Vec<&str> = std::iter::once(q.as_str()).chain(terms.iter().copied()).collect();
     let mut scored: Vec<(i64, &str)> = Vec::new();
     let mut scanned = 0usize;
     for spec in pool {
@@ -172,8 +220,9 @@ pub(crate) async fn search(query: &str, pool: &[ToolSpec], locale: Locale, limit
             tokio::task::yield_now().await;
         }
         let n = spec.name().to_lowercase();
-        let d = spec.description(locale).to_lowercase();
-        scanned += n.len() + d.len();
+        let description = spec.description(locale);
+        scanned += n.len() + description.len();
+        let in_description = find_lowercased(description, &patterns).await;
         let mut score = 0;
         if q == n {
             score += 1000;
@@ -184,14 +233,14 @@ pub(crate) async fn search(query: &str, pool: &[ToolSpec], locale: Locale, limit
         if n.contains(&q) {
             score += 200;
         }
-        if d.contains(&q) {
+        if in_description[0] {
             score += 100;
         }
-        for term in &terms {
+        for (term, found) in terms.iter().zip(&in_description[1..]) {
             if n.contains(term) {
                 score += 25;
             }
-            if d.contains(term) {
+            if *found {
                 score += 10;
             }
         }

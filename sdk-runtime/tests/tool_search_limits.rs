@@ -4,6 +4,10 @@
 use toolhook::{Locale, ToolExecutionContext, ToolInvocation, ToolSpec, Visibility};
 use toolhook_runtime::{BuiltinTool, BuiltinToolProvider, RegistryConfig, ToolRegistry};
 
+#[path = "common/logs.rs"]
+mod logs;
+use logs::logged;
+
 fn registry(locale: Locale) -> ToolRegistry {
     let mut builtin = BuiltinToolProvider::new();
     for i in 0..1_000 {
@@ -110,4 +114,40 @@ async fn a_limit_too_large_for_an_integer_still_means_every_match() {
         let args = toolhook::serde_json::json!({"query": query, "limit": not_a_number});
         assert_eq!(matched(&registry, args).await.len(), 5, "{not_a_number:?} is the default");
     }
+}
+
+/// A deferred tool whose brief is `description`.
+fn deferred(name: &str, description: String) -> BuiltinTool {
+    let spec = ToolSpec::builder(name).brief_description(description).visibility(Visibility::Deferred).build().unwrap();
+    BuiltinTool::new(spec, |call, _| async move { Ok(toolhook::ToolExecutionResult::success(call.tool_name, "")) })
+        .visibility(Visibility::Deferred)
+}
+
+#[tokio::test]
+async fn a_query_is_found_across_the_pieces_a_long_description_is_read_in() {
+    // `b_tool` has the whole query, across the cut after the first 64 KiB; `a_tool` only its
+    // words, far apart. The whole query scores more, so `b_tool` comes first.
+    let filler = "w ".repeat(32_760);
+    let straddling = format!("{filler}alpha beta{}", " w".repeat(40_000));
+    let apart = format!("alpha {filler}{filler} beta");
+    let provider =
+        BuiltinToolProvider::new().with_tool(deferred("a_tool", apart)).with_tool(deferred("b_tool", straddling));
+    let registry = ToolRegistry::default();
+    registry.register_provider(provider);
+    assert_eq!(matched(&registry, toolhook::serde_json::json!({"query": "alpha beta"})).await, ["b_tool", "a_tool"]);
+}
+
+/// A search through a huge description hands the thread back as it goes: the timeout ends it as
+/// a call that waited, not as one that blocked its thread past the limit.
+#[tokio::test]
+async fn a_huge_description_does_not_hold_the_search_past_its_timeout() {
+    let registry =
+        ToolRegistry::new(RegistryConfig::default().default_timeout(Some(std::time::Duration::from_millis(50))));
+    registry.register_provider(BuiltinToolProvider::new().with_tool(deferred("huge", "word ".repeat(8_000_000))));
+    let query = "a b c d e f g h i j k l m n o p";
+    let call = ToolInvocation::new("tool_search", toolhook::serde_json::json!({"query": query}));
+    let ctx = ToolExecutionContext::for_session("s");
+    let (result, log) = logged(registry.invoke(call, Some(&ctx))).await;
+    assert_eq!(result.error_message, "Tool tool_search failed: Timeout: no result within 50 ms");
+    assert!(!log.contains("blocked its executor thread"), "{log}");
 }
