@@ -247,7 +247,8 @@ impl DeferredTools {
             .await
             .is_some_and(|spec| spec.visibility() == Visibility::Deferred);
         let session = call_session.as_deref().unwrap_or(&ctx.session_id);
-        if deferred && !self.discovered(session).contains(&name) {
+        // Discoveries hold listed names; a tool called by its own name answers under its listed one.
+        if deferred && !self.discovered(session).contains(&result.tool_name) {
             let hint = match registry.locale() {
                 Locale::En => "Use tool_search to look up this tool's parameters, then try again.",
                 Locale::ZhHans => "请通过 tool_search 查看具体的工具参数后再重试。",

@@ -406,6 +406,24 @@ async fn the_hint_reads_the_calls_session_when_the_context_has_none() {
     assert_eq!(deferred.invoke(&registry, call(), &other).await.error_message, format!("boom\n{HINT}"));
 }
 
+/// A tool listed under a valid name is discovered under that name; called by its own name, it
+/// counts as discovered all the same.
+#[tokio::test]
+async fn the_hint_knows_a_tool_called_by_its_own_name() {
+    let spec = ToolSpec::builder("web.search").visibility(Visibility::Deferred).build().unwrap();
+    let provider = Stub::answering("pool", "plugin", [spec], |call| async move {
+        Ok(ToolExecutionResult::failure(call.tool_name, "boom"))
+    });
+    let registry = registry(RegistryConfig::default(), [provider]);
+    let deferred = DeferredTools::new();
+    let ctx = ToolExecutionContext::for_session("s1");
+    let call = || ToolInvocation::new("web.search", "{}");
+    assert_eq!(deferred.invoke(&registry, call(), &ctx).await.error_message, format!("boom\n{HINT}"));
+    deferred.discover("s1", ["web_search"]);
+    let found = deferred.invoke(&registry, call(), &ctx).await;
+    assert_eq!((found.tool_name.as_str(), found.error_message.as_str()), ("web_search", "boom"));
+}
+
 // ---- the built-in provider's own not-found text -----------------------------------------------
 
 #[tokio::test]
