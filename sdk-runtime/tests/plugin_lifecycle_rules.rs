@@ -213,7 +213,8 @@ async fn an_on_unload_that_panics_or_fails_is_logged_and_its_plugin_ends_unloade
 #[serde(crate = "toolhook::serde", default)]
 #[schemars(crate = "toolhook::schemars")]
 pub struct Settings {
-    /// `fast` or `slow`; `error` and `panic` make `rules.configured`'s `on_config_update` fail.
+    /// `fast` or `slow`; `error` and `panic` make `rules.configured`'s `on_config_update` fail,
+    /// and with `hang` it never returns.
     pub mode: String,
 }
 
@@ -238,6 +239,7 @@ impl Configured {
         match config["mode"].as_str() {
             Some("error") => Err("refused".into()),
             Some("panic") => panic!("update crashed"),
+            Some("hang") => std::future::pending().await,
             _ => Ok(()),
         }
     }
@@ -279,6 +281,31 @@ async fn an_on_config_update_that_fails_or_panics_is_an_error_and_the_old_config
     host.update_config("rules.configured", ConfigScope::Own, json!({"mode": "slow"}), "1.0.0").await.unwrap();
     assert_eq!(mode().await, "slow");
     assert_eq!(source.stores.load(Ordering::SeqCst), stored + 1, "an accepted update is stored");
+    host.shutdown().await;
+}
+
+/// An update whose `on_config_update` times out is refused like one that fails; one whose caller
+/// gives up waiting (the update's future is dropped) is undone too.
+#[tokio::test]
+async fn an_update_that_times_out_or_is_dropped_leaves_the_old_config() {
+    let _serial = SERIAL.lock().await;
+    let (registry, dispatcher) = (ToolRegistry::default(), HookDispatcher::new());
+    let source = FailingSource::default();
+    let host = builder(&["rules.configured"], &registry, &dispatcher)
+        .config_source(source.clone())
+        .lifecycle_timeout(std::time::Duration::from_millis(50))
+        .build();
+    assert!(host.load_all().await.is_clean());
+    let ctx = host.context("rules.configured").unwrap();
+    let stored = source.stores.load(Ordering::SeqCst);
+    let hang = || host.update_config("rules.configured", ConfigScope::Own, json!({"mode": "hang"}), "1.0.0");
+    let error = hang().await.unwrap_err();
+    assert!(error.to_string().starts_with("on_config_update of plugin rules.configured failed"), "{error}");
+    assert_eq!(ctx.config::<Settings>().unwrap().mode, "fast");
+    let given_up = tokio::time::timeout(std::time::Duration::from_millis(5), hang()).await;
+    assert!(given_up.is_err(), "the caller stopped waiting");
+    assert_eq!(ctx.config::<Settings>().unwrap().mode, "fast", "a dropped update is undone");
+    assert_eq!(source.stores.load(Ordering::SeqCst), stored, "nothing stored");
     host.shutdown().await;
 }
 

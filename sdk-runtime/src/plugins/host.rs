@@ -490,15 +490,20 @@ impl PluginHost {
         let plugin = self.inner.set.get(plugin_id).ok_or_else(|| ConfigUpdateError::NotLoaded(plugin_id.to_owned()))?;
         let registration = plugin.registration();
         let context = self.context(plugin_id);
-        // For an `Own` update: the normalised document to store, and the config it replaced.
-        let mut applied = None;
+        // For an `Own` update: the normalised document to store once the plugin accepts it, and
+        // the config it replaced, put back unless it does (also when this future is dropped).
+        let mut stored = None;
+        let mut undo = Undo(None);
         let document = match scope {
             ConfigScope::Own => {
                 // The update is laid over the current document: what it does not name stays.
                 let current = context.as_ref().map(|c| c.config_value()).unwrap_or_default();
                 let config = normalise(plugin.config(), Some(&merge_patch(&current, &document)))?;
-                let replaced = context.as_ref().map(|c| c.set_config(config.document.clone(), config.typed.clone()));
-                applied = Some((config.document.clone(), replaced));
+                if let Some(context) = &context {
+                    let (value, typed) = context.set_config(config.document.clone(), config.typed.clone());
+                    undo.0 = Some((context.clone(), value, typed));
+                }
+                stored = Some(config.document.clone());
                 config.document
             }
             ConfigScope::Bot | ConfigScope::Model => {
@@ -517,13 +522,11 @@ impl PluginHost {
                 self.guarded("on_config_update", move || hook(instance, scope, document, version)).await
             {
                 tracing::error!(plugin = %plugin_id, %message, "on_config_update failed; the config stays as it was");
-                if let (Some(context), Some((_, Some((value, typed))))) = (&context, applied) {
-                    context.set_config(value, typed);
-                }
                 return Err(ConfigUpdateError::Hook { plugin_id: plugin_id.to_owned(), message });
             }
         }
-        if let (Some(source), Some((stored, _))) = (&self.inner.source, &applied)
+        undo.0 = None;
+        if let (Some(source), Some(stored)) = (&self.inner.source, &stored)
             && let Err(error) = source.store(plugin_id, stored)
         {
             tracing::error!(plugin = %plugin_id, %error, "storing the updated config failed");
@@ -534,6 +537,21 @@ impl PluginHost {
     /// The source rank of a plugin.
     pub fn source_of(&self, plugin_id: &str) -> Source {
         self.inner.classification.classify(plugin_id)
+    }
+}
+
+/// A plugin's config before an update it has not accepted yet: put back when dropped armed (the
+/// plugin refused the update, or the update was dropped while the plugin looked at it).
+struct Undo(Option<(PluginContext, Value, Option<TypedConfig>)>);
+
+/// A plugin's typed config, as its context holds it.
+type TypedConfig = Arc<dyn std::any::Any + Send + Sync>;
+
+impl Drop for Undo {
+    fn drop(&mut self) {
+        if let Some((context, value, typed)) = self.0.take() {
+            context.set_config(value, typed);
+        }
     }
 }
 
