@@ -168,7 +168,8 @@ impl ResultMetadata {
                 own.shift_remove(key);
             }
         }
-        self.shared = Some(entries);
+        // An empty group shares nothing: `shared()` says so.
+        self.shared = (!entries.is_empty()).then_some(entries);
     }
 
     /// The shared entries, if any.
@@ -529,6 +530,16 @@ mod tests {
         o.share(group.clone());
         o.retain(|_, _| true);
         assert_eq!(o.shared(), Some(&group));
+    }
+
+    #[test]
+    fn sharing_an_empty_group_shares_nothing() {
+        let mut m = ResultMetadata::new();
+        m.share(SharedEntries::from_entries(Vec::<(String, Value)>::new()));
+        assert!(m.shared().is_none());
+        m.share(SharedEntries::new("plugin_id", "p"));
+        m.share(SharedEntries::from_entries(Vec::<(String, Value)>::new()));
+        assert_eq!((m.shared(), m.len(), &m["plugin_id"]), (None, 1, &json!("p")));
     }
 
     #[test]
