@@ -587,3 +587,31 @@ async fn a_hung_server_costs_only_its_own_tools() {
     hung.abort();
     server.shutdown().await;
 }
+
+/// A server that forgets the session (here: restarted on the same address) gets a new one; the
+/// results name the session they ran in, not the one the connection started with.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn results_name_the_session_after_the_server_assigned_a_new_one() {
+    let remote = served();
+    let server = serve(&remote, "127.0.0.1:0").await;
+    let address = server.local_addr().to_string();
+    let (registry, _provider) =
+        using(McpServerEntry::http(url(&server)).protocol(McpProtocol::Initialize), McpToolProvider::new).await;
+    let first = call(&registry, "remote_weather", json!({"city": "Oslo"})).await;
+    assert!(first.success, "{}", first.error_message);
+    let before = first.metadata["session_id"].clone();
+    server.shutdown().await;
+    let server = serve(&remote, &address).await;
+    let mut after = Value::Null;
+    for _ in 0..50 {
+        let again = call(&registry, "remote_weather", json!({"city": "Oslo"})).await;
+        if again.success {
+            after = again.metadata["session_id"].clone();
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(after.as_str().is_some_and(|s| !s.is_empty()), "a session id after the restart: {after}");
+    assert_ne!(after, before, "the new session, not the first one");
+    server.shutdown().await;
+}

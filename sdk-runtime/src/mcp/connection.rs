@@ -82,6 +82,9 @@ pub(crate) struct Live {
     /// `server_name`, `protocol_version` and `session_id` (`null` without a session) of this
     /// connection, shared by every result of its calls.
     origin: SharedEntries,
+    /// The HTTP client that learns the session id, and its count of session changes `origin`
+    /// was made at.
+    session: Option<(SessionClient, u64)>,
 }
 
 /// What the supervisor is asked to do.
@@ -189,7 +192,15 @@ impl Connection {
             McpServerStatus::Disabled { reason: "switched off in the configuration".into() }
         };
         let origin = SharedEntries::new("server_name", name.as_str());
-        let live = Live { status, tools: Arc::new(Vec::new()), peer: None, generation: 0, call_meta: None, origin };
+        let live = Live {
+            status,
+            tools: Arc::new(Vec::new()),
+            peer: None,
+            generation: 0,
+            call_meta: None,
+            origin,
+            session: None,
+        };
         let connection = Arc::new(Connection {
             name,
             entry,
@@ -464,15 +475,13 @@ impl Connection {
     }
 
     /// Makes it the current connection, with its tools.
-    fn publish(self: &Arc<Self>, client: &Client, session: Option<String>, tools: Vec<ToolSpec>) {
+    fn publish(self: &Arc<Self>, client: &Client, http: Option<SessionClient>, tools: Vec<ToolSpec>) {
         let generation = self.generations.fetch_add(1, Ordering::Relaxed) + 1;
         let protocol_version =
             client.peer().peer_info().map(|info| info.protocol_version.to_string()).unwrap_or_default();
-        let origin = SharedEntries::from_entries([
-            ("server_name", Value::from(self.name.as_str())),
-            ("protocol_version", Value::from(protocol_version.as_str())),
-            ("session_id", session.map_or(Value::Null, Value::from)),
-        ]);
+        let (id, changes) = http.as_ref().map_or((None, 0), SessionClient::session);
+        let origin = self.origin(&protocol_version, id);
+        let session = http.map(|http| (http, changes));
         let count = tools.len();
         let peer = client.peer();
         let stateless = peer.peer_info().is_some_and(|info| info.protocol_version >= ProtocolVersion::V_2026_07_28);
@@ -490,6 +499,7 @@ impl Connection {
             live.generation = generation;
             live.call_meta = call_meta;
             live.origin = origin;
+            live.session = session;
         });
         (self.changed)();
         let announces = peer
@@ -504,10 +514,41 @@ impl Connection {
         }
     }
 
+    /// The entries every result of this connection shares.
+    fn origin(&self, protocol_version: &str, session: Option<String>) -> SharedEntries {
+        SharedEntries::from_entries([
+            ("server_name", Value::from(self.name.as_str())),
+            ("protocol_version", Value::from(protocol_version)),
+            ("session_id", session.map_or(Value::Null, Value::from)),
+        ])
+    }
+
+    /// `live`'s shared result entries, made again when the session changed since (rmcp starts
+    /// a new session by itself when the server forgot the old one).
+    fn current_origin(&self, live: &Live) -> SharedEntries {
+        let Some((http, made_at)) = &live.session else { return live.origin.clone() };
+        if http.changes() == *made_at {
+            return live.origin.clone();
+        }
+        let (id, changes) = http.session();
+        let protocol_version = live.origin.get("protocol_version").and_then(Value::as_str).unwrap_or_default();
+        let origin = self.origin(protocol_version, id);
+        let generation = live.generation;
+        self.set(|live| {
+            if live.generation == generation {
+                live.origin = origin.clone();
+                if let Some((_, made_at)) = &mut live.session {
+                    *made_at = changes;
+                }
+            }
+        });
+        origin
+    }
+
     /// Connects and lists, within the connect timeout.
-    /// Connects and lists, within the connect timeout: the client, the session id the server
-    /// assigned (if any), and the tools.
-    async fn open(self: &Arc<Self>) -> Result<(Client, Option<String>, Vec<ToolSpec>), String> {
+    /// Connects and lists, within the connect timeout: the client, the HTTP client that learns
+    /// the session id (Streamable HTTP), and the tools.
+    async fn open(self: &Arc<Self>) -> Result<(Client, Option<SessionClient>, Vec<ToolSpec>), String> {
         let attempt = async {
             let (client, session) = self.connect().await?;
             client.peer().set_response_cache_config(rmcp::ClientCacheConfig::disabled()).await;
@@ -528,8 +569,8 @@ impl Connection {
         tools.iter().filter_map(|tool| (self.make_spec)(&self.name, tool)).collect()
     }
 
-    /// A started client, and the session id the server assigned (HTTP servers with sessions).
-    async fn connect(self: &Arc<Self>) -> Result<(Client, Option<String>), String> {
+    /// A started client, and for Streamable HTTP the HTTP client that learns the session id.
+    async fn connect(self: &Arc<Self>) -> Result<(Client, Option<SessionClient>), String> {
         let bridge = Bridge { connection: Arc::downgrade(self) };
         let lifecycle = match self.entry.protocol {
             McpProtocol::Auto => ClientLifecycleMode::Auto {
@@ -562,7 +603,7 @@ impl Connection {
                 let http = SessionClient::new()?;
                 let transport = http_transport(http.clone(), url, headers)?;
                 let client = bridge.serve_with_lifecycle(transport, lifecycle).await.map_err(|e| e.to_string())?;
-                Ok((client, http.session()))
+                Ok((client, Some(http)))
             }
         }
     }
@@ -659,7 +700,7 @@ impl Connection {
             pending.finish();
             match answer.map_err(lost)? {
                 ServerResult::CallToolResult(result) => {
-                    return Ok(super::content::from_call_result(result, live.origin.clone()));
+                    return Ok(super::content::from_call_result(result, self.current_origin(&live)));
                 }
                 ServerResult::InputRequiredResult(asked) => {
                     let answers =

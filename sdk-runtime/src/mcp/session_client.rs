@@ -10,6 +10,7 @@ use rmcp::transport::streamable_http_client::{
 };
 use sse_stream::Sse;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Redirects followed for one request, at most.
@@ -20,6 +21,9 @@ const MAX_REDIRECTS: usize = 10;
 pub(crate) struct SessionClient {
     http: reqwest::Client,
     session: Arc<Mutex<Option<String>>>,
+    /// How many times the session id changed (rmcp starts a new session by itself when the
+    /// server forgets the old one): a result's cached session entry is stale when this moved.
+    changes: Arc<AtomicU64>,
 }
 
 impl SessionClient {
@@ -46,13 +50,19 @@ impl SessionClient {
             .redirect(redirects)
             .build()
             .map_err(|e| format!("cannot set up the HTTP client: {e}"))?;
-        Ok(SessionClient { http, session: Arc::default() })
+        Ok(SessionClient { http, session: Arc::default(), changes: Arc::default() })
     }
 
-    /// The session id the server assigned, once it has answered `initialize`; `None` for a
-    /// server without sessions.
-    pub(crate) fn session(&self) -> Option<String> {
-        self.session.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    /// The session id the server assigned, once it has answered `initialize` (`None` for a
+    /// server without sessions), and the count of changes it is the result of.
+    pub(crate) fn session(&self) -> (Option<String>, u64) {
+        let session = self.session.lock().unwrap_or_else(|p| p.into_inner());
+        (session.clone(), self.changes.load(Ordering::Acquire))
+    }
+
+    /// How many times the session id changed.
+    pub(crate) fn changes(&self) -> u64 {
+        self.changes.load(Ordering::Acquire)
     }
 
     fn record<E>(&self, answer: &Result<StreamableHttpPostResponse, E>) {
@@ -63,6 +73,7 @@ impl SessionClient {
         let mut session = self.session.lock().unwrap_or_else(|p| p.into_inner());
         if session.as_deref() != Some(assigned.as_str()) {
             *session = Some(assigned.clone());
+            self.changes.fetch_add(1, Ordering::Release);
         }
     }
 }
@@ -80,6 +91,21 @@ impl StreamableHttpClient for SessionClient {
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
         let limits = StreamableHttpResponseLimits::default();
+        self.post_message_with_response_limits(uri, message, session_id, auth_header, custom_headers, limits).await
+    }
+
+    /// Not called by rmcp's transport either; the default limits with this event size.
+    async fn post_message_with_max_sse_event_size(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+        max_sse_event_size: usize,
+    ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
+        let mut limits = StreamableHttpResponseLimits::default();
+        limits.max_sse_event_size = max_sse_event_size;
         self.post_message_with_response_limits(uri, message, session_id, auth_header, custom_headers, limits).await
     }
 
