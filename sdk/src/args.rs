@@ -1177,12 +1177,24 @@ fn user_type_error(message: &str) -> Option<UserTypeError<'_>> {
     let rest = message.strip_prefix("unknown variant ")?;
     let (variant, mut expected) = backticked(rest)?;
     expected = expected.strip_prefix(", expected ")?;
-    let mut allowed = Vec::new();
+    let mut names = Vec::new();
     while let Some((name, tail)) = backticked(expected) {
-        allowed.push(Value::from(name).to_string());
+        names.push(name);
         expected = tail;
     }
-    (!allowed.is_empty()).then_some(UserTypeError::UnknownVariant { variant, allowed })
+    // The variant is the model's text: a backtick in it could pass for the end of the name and
+    // add names of its own. Only a message serde would write for exactly these names is read.
+    let listed = match names.as_slice() {
+        [] => return None,
+        [one] => format!("`{one}`"),
+        [a, b] => format!("`{a}` or `{b}`"),
+        more => format!("one of {}", more.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")),
+    };
+    if message != format!("unknown variant `{variant}`, expected {listed}") {
+        return None;
+    }
+    let allowed = names.iter().map(|name| Value::from(*name).to_string()).collect();
+    Some(UserTypeError::UnknownVariant { variant, allowed })
 }
 
 /// Reads a `T` with its own `Deserialize`.

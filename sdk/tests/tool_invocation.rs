@@ -356,6 +356,11 @@ async fn user_types_name_unknown_variants_and_missing_fields_in_the_argument_wor
     assert_eq!(e.message(Locale::ZhHans), "items[0].id：缺少必填参数");
     let e = call_in("paint", r#"{"colour":"Blue","items":[]}"#, None, Locale::ZhHans).await.unwrap_err();
     assert_eq!(e.message(Locale::ZhHans), r#"colour：应为 "Red"、"Green" 之一，实际为 string "Blue""#);
+    // A value that looks like part of serde's message cannot add allowed values of its own.
+    assert_eq!(
+        error("paint", r#"{"colour":"x`, expected `Evil","items":[]}"#).await,
+        r#"colour: unknown variant `x`, expected `Evil`, expected `Red` or `Green`"#
+    );
     // Other errors of a user type keep serde's words, at their path.
     assert_eq!(
         error("paint", r#"{"colour":"Red","items":[{"id":"x","label":"a"}]}"#).await,
