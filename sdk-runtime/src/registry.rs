@@ -432,12 +432,14 @@ impl ToolRegistry {
         self.routes(ctx).await.iter().map(|r| r.listed().clone()).collect()
     }
 
-    /// The listed copy of one tool, by registry name.
+    /// The listed copy of one tool, by registry name (or by the own name of a tool listed under a
+    /// valid name because its own is not one).
     pub async fn get_tool_spec(&self, name: &str, ctx: Option<&ToolAvailabilityContext>) -> Option<ToolSpec> {
         self.routes(ctx).await.get(name).map(|route| route.listed().clone())
     }
 
-    /// Whether a tool is available in a context, by registry name.
+    /// Whether a tool is available in a context, by registry name (or by the own name of a tool
+    /// listed under a valid name because its own is not one).
     pub async fn has_tool(&self, name: &str, ctx: Option<&ToolAvailabilityContext>) -> bool {
         self.routes(ctx).await.contains(name)
     }
