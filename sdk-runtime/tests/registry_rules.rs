@@ -385,15 +385,20 @@ async fn the_hint_goes_to_the_first_non_empty_text_once() {
     }
 }
 
+/// A registry with one deferred tool, `name`, whose every call fails with `boom`.
+fn failing_deferred_tool(name: &str) -> ToolRegistry {
+    let spec = ToolSpec::builder(name).visibility(Visibility::Deferred).build().unwrap();
+    let provider = Stub::answering("pool", "plugin", [spec], |call| async move {
+        Ok(ToolExecutionResult::failure(call.tool_name, "boom"))
+    });
+    registry(RegistryConfig::default(), [provider])
+}
+
 /// The session whose discoveries count is the context's, else the call's, as `tool_search`
 /// reads it: a host that puts the session on the call alone gets no hint for a found tool.
 #[tokio::test]
 async fn the_hint_reads_the_calls_session_when_the_context_has_none() {
-    let web_fetch = ToolSpec::builder("web_fetch").visibility(Visibility::Deferred).build().unwrap();
-    let provider = Stub::answering("pool", "plugin", [web_fetch], |call| async move {
-        Ok(ToolExecutionResult::failure(call.tool_name, "boom"))
-    });
-    let registry = registry(RegistryConfig::default(), [provider]);
+    let registry = failing_deferred_tool("web_fetch");
     let deferred = DeferredTools::new();
     let no_session = ToolExecutionContext::default();
     let call = || ToolInvocation::new("web_fetch", "{}").with_session_id("s1");
@@ -410,11 +415,7 @@ async fn the_hint_reads_the_calls_session_when_the_context_has_none() {
 /// counts as discovered all the same.
 #[tokio::test]
 async fn the_hint_knows_a_tool_called_by_its_own_name() {
-    let spec = ToolSpec::builder("web.search").visibility(Visibility::Deferred).build().unwrap();
-    let provider = Stub::answering("pool", "plugin", [spec], |call| async move {
-        Ok(ToolExecutionResult::failure(call.tool_name, "boom"))
-    });
-    let registry = registry(RegistryConfig::default(), [provider]);
+    let registry = failing_deferred_tool("web.search");
     let deferred = DeferredTools::new();
     let ctx = ToolExecutionContext::for_session("s1");
     let call = || ToolInvocation::new("web.search", "{}");
