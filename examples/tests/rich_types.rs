@@ -17,7 +17,7 @@ async fn text(tool: &str, arguments: Value) -> String {
 async fn structured(tool: &str, arguments: Value) -> Value {
     let result = invoke(tool, arguments).await;
     assert!(result.success, "{tool} failed: {}", result.error_message);
-    result.structured_content.unwrap_or_else(|| panic!("{tool} returned no structured content"))
+    result.structured_content().cloned().unwrap_or_else(|| panic!("{tool} returned no structured content"))
 }
 
 /// The error message of a call that must fail.

@@ -182,8 +182,7 @@ impl DeferredTools {
     pub fn resync(&self, session: &str, results: &[ToolExecutionResult]) {
         let mut names = HashSet::new();
         for result in results.iter().filter(|r| r.success) {
-            match result.structured_content.as_ref().and_then(|s| s.get("matched_tool_names")).and_then(Value::as_array)
-            {
+            match result.structured_content().and_then(|s| s.get("matched_tool_names")).and_then(Value::as_array) {
                 Some(matched) => names.extend(matched.iter().filter_map(Value::as_str).map(str::to_owned)),
                 None => {
                     for line in result.content.lines() {
@@ -236,7 +235,7 @@ impl DeferredTools {
         ctx: &ToolExecutionContext,
     ) -> ToolExecutionResult {
         let name = call.tool_name.clone();
-        let call_session = ctx.session_id.is_empty().then(|| call.session_id.clone());
+        let call_session = ctx.session_id.is_empty().then(|| call.session_id().to_owned());
         let mut result = registry.invoke(call, Some(ctx)).await;
         if result.success {
             return result;

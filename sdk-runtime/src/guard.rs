@@ -141,9 +141,10 @@ pub(crate) async fn run_timed<T>(
 ) -> (Guarded<T>, Instant) {
     let mut guard = DropGuard::new(future);
     let deadline = limit.map(|limit| (limit, started + limit));
-    // Kept in this future rather than boxed: a call that waits arms it, and an allocation per
-    // such call would cost more than the timer.
-    let mut timer = std::pin::pin!(None::<tokio::time::Sleep>);
+    // Boxed when armed: only a call that waits arms it, and a waiting call costs far more than
+    // the allocation, while a timer kept inline would make every call's future larger (and every
+    // move of it dearer), whether it waits or not.
+    let mut timer: Option<std::pin::Pin<Box<tokio::time::Sleep>>> = None;
     let mut first_poll = true;
     let mut ended = started;
     let outcome = std::future::poll_fn(|cx| {
@@ -176,14 +177,14 @@ pub(crate) async fn run_timed<T>(
         }
         if timer.is_none() {
             match arm(deadline) {
-                Ok(sleep) => timer.set(Some(sleep)),
+                Ok(sleep) => timer = Some(Box::pin(sleep)),
                 Err(missing) => {
                     guard.release();
                     return Poll::Ready(Guarded::NoTimer(missing));
                 }
             }
         }
-        let Some(sleep) = timer.as_mut().as_pin_mut() else { return Poll::Pending };
+        let Some(sleep) = timer.as_mut().map(|sleep| sleep.as_mut()) else { return Poll::Pending };
         match catch_unwind(AssertUnwindSafe(|| sleep.poll(cx))) {
             Ok(Poll::Pending) => Poll::Pending,
             Ok(Poll::Ready(())) => {

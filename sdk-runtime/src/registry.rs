@@ -890,18 +890,20 @@ fn provider_call<'r>(route: RouteRef<'r>, call: &mut ToolInvocation, requested: 
     // or when the caller tried to name one.
     let pinned_key = match route.provider().provider_type() {
         "mcp" => Some(("mcp_server_name", "server_name")),
-        "plugin" if route.ambiguous() || call.metadata.contains_key("plugin_id") => Some(("plugin_id", "plugin_id")),
+        "plugin" if route.ambiguous() || call.metadata().contains_key("plugin_id") => Some(("plugin_id", "plugin_id")),
         _ => None,
     };
     let (key, from) = pinned_key?;
     match route.spec().metadata().get(from).and_then(Value::as_str).filter(|s| !s.is_empty()) {
         Some(server) if key == "mcp_server_name" => return Some(server),
         Some(value) => {
-            call.metadata.insert(key.to_owned(), Value::from(value));
+            call.metadata_mut().insert(key.to_owned(), Value::from(value));
         }
-        None => {
-            call.metadata.shift_remove(key);
+        // Only a call that names one has metadata to change.
+        None if call.metadata().contains_key(key) => {
+            call.metadata_mut().shift_remove(key);
         }
+        None => {}
     }
     None
 }

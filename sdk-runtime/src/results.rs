@@ -40,7 +40,7 @@ pub struct ToolResultMedia {
 /// use toolhook_runtime::split_tool_result;
 ///
 /// let mut result = ToolExecutionResult::success("draw", "Here it is.");
-/// result.content_items.push(ToolContentItem::image("iVBORw0KGgo=", "image/png"));
+/// result.content_items_mut().push(ToolContentItem::image("iVBORw0KGgo=", "image/png"));
 /// let history = split_tool_result("call_1", "draw", &result, Locale::En);
 /// assert_eq!(
 ///     history.tool_message,
@@ -57,7 +57,7 @@ pub fn split_tool_result(
     let id = [call_id.trim(), tool_name.trim()].into_iter().find(|s| !s.is_empty()).unwrap_or("tool");
     let mut lines = Vec::new();
     let mut media = Vec::new();
-    for (i, item) in result.content_items.iter().enumerate() {
+    for (i, item) in result.content_items().iter().enumerate() {
         if !is_media(item) {
             continue;
         }
@@ -223,7 +223,7 @@ pub fn batch_history<'a>(
         let split = split_tool_result(call_id, &result.tool_name, result, locale);
         messages.push(HistoryMessage::Tool { call_id: call_id.to_owned(), content: split.tool_message });
         messages.extend(split.media.into_iter().map(HistoryMessage::Media));
-        post.extend(result.post_history_messages.iter().cloned().map(HistoryMessage::Post));
+        post.extend(result.post_history_messages().iter().cloned().map(HistoryMessage::Post));
     }
     messages.extend(post);
     messages

@@ -67,8 +67,11 @@ pub(crate) async fn run_tool_search(
         .filter(|s| s.visibility() == Visibility::Deferred && !s.name().trim().is_empty())
         .collect();
     let matches = search(&query, &pool, locale, limit).await;
-    let session =
-        ctx.as_ref().map(|c| c.session_id.clone()).filter(|s| !s.is_empty()).unwrap_or_else(|| call.session_id.clone());
+    let session = ctx
+        .as_ref()
+        .map(|c| c.session_id.clone())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| call.session_id().to_owned());
     let before = deferred.discovered(&session);
     let newly: Vec<String> = matches.iter().filter(|n| !before.contains(*n)).cloned().collect();
     deferred.discover(&session, matches.iter().cloned());
@@ -84,9 +87,7 @@ pub(crate) async fn run_tool_search(
             }
             Locale::ZhHans => "未找到匹配的 deferred tools，请尝试更完整的工具名、前缀或其他关键词。",
         };
-        let mut result = ToolExecutionResult::success(call.tool_name, content);
-        result.structured_content = Some(Value::Object(structured));
-        return result;
+        return ToolExecutionResult::success(call.tool_name, content).with_structured_content(structured);
     }
     let n = matches.len();
     let mut lines = vec![match (locale, n) {
@@ -112,8 +113,7 @@ pub(crate) async fn run_tool_search(
     result.metadata.insert("monitor_detail".into(), Value::Object(detail));
     result.metadata.insert("matched_tool_names".into(), json!(matches));
     result.metadata.insert("newly_discovered_tool_names".into(), json!(newly));
-    result.structured_content = Some(Value::Object(structured));
-    result
+    result.with_structured_content(structured)
 }
 
 /// Which of `patterns` the lower-cased `text` contains. A text longer than

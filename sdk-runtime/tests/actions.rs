@@ -107,7 +107,7 @@ async fn an_action_receives_the_reference_legacy_argument_object() {
     };
     let result = registry.invoke(ToolInvocation::new("poke", json!({"x": 1})), Some(&ctx)).await;
     assert_eq!(
-        serde_json::to_string(result.structured_content.as_ref().unwrap()).unwrap(),
+        serde_json::to_string(result.structured_content().unwrap()).unwrap(),
         r#"{"x":1,"stream_id":"sess","chat_id":"sess","group_id":"g1","user_id":"u1","platform":"qq","reasoning":"because","action_data":{"x":1}}"#
     );
     let result = registry.invoke(ToolInvocation::new("send_emoji", json!({"emotion": "happy"})), Some(&ctx)).await;
@@ -126,7 +126,7 @@ async fn the_host_case_of_legacy_action_arguments_holds() {
         let call = ToolInvocation::new(action["tool_name"].as_str().unwrap(), action["arguments"].clone());
         let result = registry.invoke(call, Some(&ctx)).await;
         assert_eq!(
-            serde_json::to_string(result.structured_content.as_ref().unwrap()).unwrap(),
+            serde_json::to_string(result.structured_content().unwrap()).unwrap(),
             serde_json::to_string(&case["expected"]["argument_object"]).unwrap(),
             "{}",
             case["case"]

@@ -40,7 +40,7 @@ impl ToolProvider for Numbered {
     ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
         Box::pin(async move {
             tokio::task::yield_now().await;
-            let content = format!("{}:{}:{}", self.name, call.tool_name, call.call_id);
+            let content = format!("{}:{}:{}", self.name, call.tool_name, call.call_id());
             Ok(ToolExecutionResult::success(call.tool_name, content))
         })
     }

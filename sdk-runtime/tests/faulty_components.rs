@@ -95,7 +95,7 @@ async fn the_good_components_load_and_every_bad_one_is_reported() {
     served.sort();
     assert_eq!(served, ["add", "greet", "plan"]);
     let sum = registry.invoke(ToolInvocation::new("add", r#"{"a": 2, "b": 3}"#), None).await;
-    assert_eq!(sum.structured_content, Some(serde_json::json!(5)), "{sum:?}");
+    assert_eq!(sum.structured_content().cloned(), Some(serde_json::json!(5)), "{sum:?}");
 
     // The bad tool is not just missing: the answer says why.
     let missing = registry.invoke(ToolInvocation::new("mood", ""), None).await;

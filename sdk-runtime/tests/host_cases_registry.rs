@@ -429,7 +429,7 @@ async fn run_step(case: &str, f: &Fixture, action: &Value, expected: &Value, loc
                 call = call.with_call_id(id);
             }
             if let Some(m) = args.get("metadata").and_then(Value::as_object) {
-                call.metadata = m.clone();
+                *call.metadata_mut() = m.clone();
             }
             let ctx = execution(args.get("context"));
             let before = tokio::time::Instant::now();
@@ -449,9 +449,9 @@ async fn run_step(case: &str, f: &Fixture, action: &Value, expected: &Value, loc
                 assert!(f.dropped.load(Ordering::SeqCst), "{case}: provider future not dropped");
             }
             if let Some(e) = expected.get("argument_object") {
-                partial(case, "argument_object", e, result.structured_content.as_ref().unwrap());
+                partial(case, "argument_object", e, result.structured_content().unwrap());
                 assert_eq!(
-                    serde_json::to_string(result.structured_content.as_ref().unwrap()).unwrap(),
+                    serde_json::to_string(result.structured_content().unwrap()).unwrap(),
                     serde_json::to_string(e).unwrap(),
                     "{case}: argument order"
                 );
@@ -540,15 +540,13 @@ async fn run_step(case: &str, f: &Fixture, action: &Value, expected: &Value, loc
             if let Some(e) = expected.get("matched_counts") {
                 let counts: Vec<usize> = results
                     .iter()
-                    .map(|r| r.structured_content.as_ref().unwrap()["matched_tool_names"].as_array().unwrap().len())
+                    .map(|r| r.structured_content().unwrap()["matched_tool_names"].as_array().unwrap().len())
                     .collect();
                 assert_eq!(json!(counts), *e, "{case}");
             }
             if let Some(e) = expected.get("matched_tool_names") {
-                let names: Vec<Value> = results
-                    .iter()
-                    .map(|r| r.structured_content.as_ref().unwrap()["matched_tool_names"].clone())
-                    .collect();
+                let names: Vec<Value> =
+                    results.iter().map(|r| r.structured_content().unwrap()["matched_tool_names"].clone()).collect();
                 assert_eq!(json!(names), *e, "{case}");
             }
         }

@@ -261,25 +261,25 @@ async fn every_kind_of_content_and_failure_comes_back_on(protocol: McpProtocol) 
     let media = call(&registry, "remote_media", json!({})).await;
     assert!(media.success, "{media:?}");
     assert_eq!(media.content, "Here you are:");
-    let kinds: Vec<ContentType> = media.content_items.iter().map(|i| i.content_type).collect();
+    let kinds: Vec<ContentType> = media.content_items().iter().map(|i| i.content_type).collect();
     use ContentType::*;
     assert_eq!(kinds, [Text, Image, Audio, Resource, ResourceLink]);
     assert_eq!(
-        (media.content_items[1].data.as_str(), media.content_items[1].mime_type.as_str()),
+        (media.content_items()[1].data.as_str(), media.content_items()[1].mime_type.as_str()),
         ("aW1hZ2U=", "image/png")
     );
-    assert_eq!(media.content_items[2].data, "YXVkaW8=");
+    assert_eq!(media.content_items()[2].data, "YXVkaW8=");
     assert_eq!(
-        (media.content_items[3].uri.as_str(), media.content_items[3].text.as_str()),
+        (media.content_items()[3].uri.as_str(), media.content_items()[3].text.as_str()),
         ("test://notes", "some notes")
     );
-    assert_eq!(media.content_items[4].description, "The report");
+    assert_eq!(media.content_items()[4].description, "The report");
     // It goes into the history like a local tool's result: the image as a follow-up message.
     let history = split_tool_result("call_1", "remote_media", &media, Locale::En);
     assert_eq!(history.media.iter().filter_map(|m| m.image.as_deref()).collect::<Vec<_>>(), [b"image".as_slice()]);
 
     let forecast = call(&registry, "remote_forecast", json!({"city": "Oslo"})).await;
-    assert_eq!(forecast.structured_content, Some(json!({"city": "Oslo", "celsius": 21.5})));
+    assert_eq!(forecast.structured_content().cloned(), Some(json!({"city": "Oslo", "celsius": 21.5})));
 
     // Every result names the server, the protocol version agreed and the session it ran in
     // (only the 2025-11-25 era has sessions).

@@ -52,7 +52,7 @@ async fn matched(registry: &ToolRegistry, ctx: Option<&ToolExecutionContext>) ->
     let call = ToolInvocation::new("tool_search", r#"{"query": "poll"}"#);
     let result = registry.invoke(call, ctx).await;
     assert!(result.success, "{result:?}");
-    result.structured_content.unwrap()["matched_tool_names"].clone()
+    result.structured_content().cloned().unwrap()["matched_tool_names"].clone()
 }
 
 #[tokio::test]

@@ -39,7 +39,7 @@ impl ToolProvider for Remote {
         call: ToolInvocation,
         _: Option<&'a ToolExecutionContext>,
     ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
-        self.received.lock().unwrap().push(call.metadata.clone());
+        self.received.lock().unwrap().push(call.metadata().clone());
         Box::pin(std::future::ready(Ok(ToolExecutionResult::success(call.tool_name, "found"))))
     }
 }

@@ -327,7 +327,7 @@ async fn tool_search_scores_more_queries() {
     for (query, expected) in queries {
         let result = tool_search(&registry, query).await;
         assert!(result.success, "{query}: {result:?}");
-        let structured = result.structured_content.unwrap();
+        let structured = result.structured_content().cloned().unwrap();
         assert_eq!(structured["matched_tool_names"], json!(expected), "{query}");
         if expected.is_empty() {
             assert_eq!(

@@ -51,7 +51,7 @@ fn a_data_url_with_nothing_after_its_comma_is_no_image() {
     empty.uri = "data:image/png;base64,".into();
     let mut tiny = toolhook::ToolContentItem::image("", "image/png");
     tiny.uri = "data:image/png;base64,iVBO".into();
-    result.content_items = vec![empty, tiny];
+    *result.content_items_mut() = vec![empty, tiny];
     let history = split_tool_result("c", "draw", &result, Locale::En);
     assert_eq!(history.media.len(), 2);
     assert_eq!(history.media[0].image, None);
@@ -65,7 +65,7 @@ fn a_data_url_with_nothing_after_its_comma_is_no_image() {
 #[test]
 fn base64_with_stray_trailing_bits_is_an_image() {
     let mut result = ToolExecutionResult::success("draw", "done");
-    result.content_items = ["QUJ=", "QUJ", "QUI", "Q", "QU J"]
+    *result.content_items_mut() = ["QUJ=", "QUJ", "QUI", "Q", "QU J"]
         .into_iter()
         .map(|data| toolhook::ToolContentItem::image(data, "image/png"))
         .collect();
@@ -79,7 +79,7 @@ fn base64_with_stray_trailing_bits_is_an_image() {
 #[test]
 fn the_visible_text_shows_the_id_unescaped() {
     let mut result = ToolExecutionResult::success("draw", "done");
-    result.content_items = vec![toolhook::ToolContentItem::image("QUJD", "image/png")];
+    *result.content_items_mut() = vec![toolhook::ToolContentItem::image("QUJD", "image/png")];
     let history = split_tool_result("c\"<1>", "draw", &result, Locale::En);
     let media = &history.media[0];
     assert_eq!(media.message_id, "tool_result:c\"<1>:1");
@@ -92,10 +92,10 @@ fn post_history_messages_follow_the_whole_batch() {
     use serde_json::json;
     use toolhook_runtime::{HistoryMessage, batch_history};
     let mut first = ToolExecutionResult::success("a", "one");
-    first.post_history_messages.push(json!({"role": "user", "content": "after a"}));
+    first.post_history_messages_mut().push(json!({"role": "user", "content": "after a"}));
     let mut second = ToolExecutionResult::success("b", "two");
-    second.content_items.push(toolhook::ToolContentItem::image("AAAA", "image/png"));
-    second.post_history_messages.push(json!({"role": "user", "content": "after b"}));
+    second.content_items_mut().push(toolhook::ToolContentItem::image("AAAA", "image/png"));
+    second.post_history_messages_mut().push(json!({"role": "user", "content": "after b"}));
     let history = batch_history([("c1", &first), ("c2", &second)], Locale::En);
     let kinds: Vec<&str> = history
         .iter()

@@ -68,7 +68,7 @@ fn plan_meeting(
 async fn seen(registry: &ToolRegistry, arguments: Value) -> Value {
     let result = registry.invoke(ToolInvocation::new("plan_meeting", arguments.to_string()), None).await;
     assert!(result.success, "{}", result.error_message);
-    result.structured_content.unwrap()
+    result.structured_content().cloned().unwrap()
 }
 
 #[tokio::test]

@@ -60,7 +60,7 @@ async fn a_query_of_repeated_terms_is_scored_once_per_distinct_term() {
     assert!(query.chars().count() <= 256);
     let result = search(&registry, query).await;
     assert!(result.success, "{result:?}");
-    let matched = result.structured_content.unwrap()["matched_tool_names"].clone();
+    let matched = result.structured_content().cloned().unwrap()["matched_tool_names"].clone();
     assert_eq!(matched.as_array().unwrap().len(), 3);
     // Whitespace runs count as one character, as the query is read.
     let spaced = format!("web{}pages", " ".repeat(10_000));
@@ -82,7 +82,7 @@ fn discovery_state_is_kept_for_a_bounded_number_of_sessions() {
 async fn matched(registry: &ToolRegistry, arguments: toolhook::serde_json::Value) -> Vec<String> {
     let call = ToolInvocation::new("tool_search", arguments);
     let result = registry.invoke(call, Some(&ToolExecutionContext::for_session("s"))).await;
-    let names = result.structured_content.map(|s| s["matched_tool_names"].clone()).unwrap_or_default();
+    let names = result.structured_content().cloned().map(|s| s["matched_tool_names"].clone()).unwrap_or_default();
     toolhook::serde_json::from_value(names).unwrap_or_default()
 }
 

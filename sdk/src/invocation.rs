@@ -68,63 +68,167 @@ impl serde::Serialize for ToolArguments {
 
 /// One tool call: the name the model used, its arguments, and where it comes from.
 ///
+/// The name and the arguments are fields; the rest (call id, session, stream, reasoning,
+/// metadata) is read and written through methods, and kept in one box made only when one of
+/// them is set, so that a call stays small: it moves through the registry, its provider and the
+/// tool by value.
+///
 /// ```
 /// use toolhook::ToolInvocation;
 ///
 /// let call = ToolInvocation::new("weather", r#"{"city":"Paris"}"#).with_call_id("call_1");
 /// assert_eq!(call.arguments.as_text(), r#"{"city":"Paris"}"#);
+/// assert_eq!(call.call_id(), "call_1");
+/// assert_eq!(call.session_id(), "");
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default)]
 pub struct ToolInvocation {
     /// The tool's name as the model called it (the registry name).
     pub tool_name: String,
     /// The model's arguments, kept as received.
     pub arguments: ToolArguments,
-    /// The model API's id of this call.
-    pub call_id: String,
-    /// The conversation.
-    pub session_id: String,
-    /// The chat stream.
-    pub stream_id: String,
-    /// The model's reasoning for the call.
-    pub reasoning: String,
-    /// Anything else the caller wants to pass along.
-    pub metadata: Map<String, Value>,
+    /// Everything else; `None` while all of it is empty.
+    details: Option<Box<CallDetails>>,
 }
+
+/// The rarely set parts of a call.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct CallDetails {
+    call_id: String,
+    session_id: String,
+    stream_id: String,
+    reasoning: String,
+    metadata: Map<String, Value>,
+}
+
+/// What an unset part reads as.
+static NO_DETAILS: std::sync::LazyLock<CallDetails> = std::sync::LazyLock::new(CallDetails::default);
 
 impl ToolInvocation {
     /// A call of `tool_name` with JSON text or a value as arguments.
     pub fn new(tool_name: impl Into<String>, arguments: impl Into<ToolArguments>) -> Self {
-        ToolInvocation { tool_name: tool_name.into(), arguments: arguments.into(), ..Default::default() }
+        ToolInvocation { tool_name: tool_name.into(), arguments: arguments.into(), details: None }
+    }
+
+    fn details(&self) -> &CallDetails {
+        self.details.as_deref().unwrap_or(&NO_DETAILS)
+    }
+
+    fn details_mut(&mut self) -> &mut CallDetails {
+        self.details.get_or_insert_default()
+    }
+
+    /// The model API's id of this call (empty when not set).
+    pub fn call_id(&self) -> &str {
+        &self.details().call_id
+    }
+
+    /// The conversation (empty when not set).
+    pub fn session_id(&self) -> &str {
+        &self.details().session_id
+    }
+
+    /// The chat stream (empty when not set).
+    pub fn stream_id(&self) -> &str {
+        &self.details().stream_id
+    }
+
+    /// The model's reasoning for the call (empty when not set).
+    pub fn reasoning(&self) -> &str {
+        &self.details().reasoning
+    }
+
+    /// Anything else the caller passed along.
+    pub fn metadata(&self) -> &Map<String, Value> {
+        &self.details().metadata
+    }
+
+    /// The metadata, to change it.
+    ///
+    /// ```
+    /// use toolhook::ToolInvocation;
+    ///
+    /// let mut call = ToolInvocation::new("weather", "{}");
+    /// call.metadata_mut().insert("trace".into(), 7.into());
+    /// assert_eq!(call.metadata()["trace"], 7);
+    /// ```
+    pub fn metadata_mut(&mut self) -> &mut Map<String, Value> {
+        &mut self.details_mut().metadata
+    }
+
+    /// Sets the call id.
+    pub fn set_call_id(&mut self, call_id: impl Into<String>) {
+        self.details_mut().call_id = call_id.into();
+    }
+
+    /// Sets the session id.
+    pub fn set_session_id(&mut self, session_id: impl Into<String>) {
+        self.details_mut().session_id = session_id.into();
+    }
+
+    /// Sets the stream id.
+    pub fn set_stream_id(&mut self, stream_id: impl Into<String>) {
+        self.details_mut().stream_id = stream_id.into();
+    }
+
+    /// Sets the reasoning.
+    pub fn set_reasoning(&mut self, reasoning: impl Into<String>) {
+        self.details_mut().reasoning = reasoning.into();
     }
 
     /// Sets the call id.
     pub fn with_call_id(mut self, call_id: impl Into<String>) -> Self {
-        self.call_id = call_id.into();
+        self.set_call_id(call_id);
         self
     }
 
     /// Sets the session id.
     pub fn with_session_id(mut self, session_id: impl Into<String>) -> Self {
-        self.session_id = session_id.into();
+        self.set_session_id(session_id);
         self
     }
 
     /// Sets the stream id.
     pub fn with_stream_id(mut self, stream_id: impl Into<String>) -> Self {
-        self.stream_id = stream_id.into();
+        self.set_stream_id(stream_id);
         self
     }
 
     /// Sets the reasoning.
     pub fn with_reasoning(mut self, reasoning: impl Into<String>) -> Self {
-        self.reasoning = reasoning.into();
+        self.set_reasoning(reasoning);
         self
     }
 
     /// Adds a metadata entry.
     pub fn with_metadata(mut self, key: impl Into<String>, value: impl Into<Value>) -> Self {
-        self.metadata.insert(key.into(), value.into());
+        self.metadata_mut().insert(key.into(), value.into());
         self
+    }
+}
+
+/// Calls are equal when their names, arguments and every other part are: a part that was set
+/// empty equals one never set.
+impl PartialEq for ToolInvocation {
+    fn eq(&self, other: &Self) -> bool {
+        self.tool_name == other.tool_name && self.arguments == other.arguments && self.details() == other.details()
+    }
+}
+
+/// Written as an object with every part: `tool_name`, `arguments`, `call_id`, `session_id`,
+/// `stream_id`, `reasoning`, `metadata`.
+impl serde::Serialize for ToolInvocation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let details = self.details();
+        let mut out = serializer.serialize_struct("ToolInvocation", 7)?;
+        out.serialize_field("tool_name", &self.tool_name)?;
+        out.serialize_field("arguments", &self.arguments)?;
+        out.serialize_field("call_id", &details.call_id)?;
+        out.serialize_field("session_id", &details.session_id)?;
+        out.serialize_field("stream_id", &details.stream_id)?;
+        out.serialize_field("reasoning", &details.reasoning)?;
+        out.serialize_field("metadata", &details.metadata)?;
+        out.end()
     }
 }

@@ -18,7 +18,7 @@ use std::fmt::Display;
 ///     .stop_after_execution(true);
 /// let result = out.into_tool_result(Locale::En);
 /// assert!(result.success && result.stop_after_execution);
-/// assert_eq!(result.content_items.len(), 1);
+/// assert_eq!(result.content_items().len(), 1);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 #[must_use]
@@ -97,7 +97,7 @@ impl ToolOutput {
 /// struct Forecast { high: i32 }
 ///
 /// let result = Json(Forecast { high: 21 }).into_tool_result(Locale::En);
-/// assert_eq!(result.structured_content, Some(serde_json::json!({"high": 21})));
+/// assert_eq!(result.structured_content(), Some(&serde_json::json!({"high": 21})));
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Json<T>(pub T);
@@ -177,12 +177,11 @@ impl IntoToolResult for ToolOutput {
             success: self.success,
             content: self.content.trim().to_owned(),
             error_message: self.error_message.trim().to_owned(),
-            structured_content: self.structured_content,
-            content_items: self.content_items,
-            post_history_messages: self.post_history_messages,
             metadata: self.metadata.into(),
             stop_after_execution: self.stop_after_execution,
+            ..Default::default()
         }
+        .with_extras(self.structured_content, self.content_items, self.post_history_messages)
     }
 }
 
@@ -230,7 +229,7 @@ impl<T: IntoToolResult, E: Display> IntoToolResult for Result<T, E> {
 
 fn structured<T: serde::Serialize>(value: &T, locale: Locale) -> ToolExecutionResult {
     match serde_json::to_value(value) {
-        Ok(value) => ToolExecutionResult { success: true, structured_content: Some(value), ..Default::default() },
+        Ok(value) => ToolExecutionResult { success: true, ..Default::default() }.with_structured_content(value),
         Err(error) => ToolExecutionResult {
             success: false,
             error_message: match locale {

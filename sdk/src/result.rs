@@ -18,8 +18,12 @@ use serde_json::{Map, Value};
 /// let failed = ToolExecutionResult::failure("weather", "city not found");
 /// assert!(!failed.success);
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(default)]
+///
+/// The fields are what nearly every result has; structured content, content items and
+/// post-history messages are read and written through methods, and kept in one box made only
+/// when one of them is set, so that a result stays small: it moves by value from the tool to
+/// the host. Serialised, a result is one object with every part.
+#[derive(Clone, Default)]
 pub struct ToolExecutionResult {
     /// The name the tool was called by (the registry name).
     pub tool_name: String,
@@ -29,17 +33,182 @@ pub struct ToolExecutionResult {
     pub content: String,
     /// Why it failed (failures only).
     pub error_message: String,
-    /// Machine-readable output.
-    pub structured_content: Option<Value>,
-    /// Images, audio, resources.
-    pub content_items: Vec<ToolContentItem>,
-    /// Messages a host appends to the history after the whole batch of calls.
-    pub post_history_messages: Vec<Value>,
     /// Anything else (`plugin_id`, `server_name`, …): a JSON object whose entry naming the
     /// result's origin is shared with the other results of that origin.
     pub metadata: ResultMetadata,
     /// Whether the host should end the model's turn after this call.
     pub stop_after_execution: bool,
+    /// The rarely set parts; `None` while all of them are empty.
+    pub(crate) extras: Option<Box<Extras>>,
+}
+
+/// The rarely set parts of a result.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Extras {
+    structured_content: Option<Value>,
+    content_items: Vec<ToolContentItem>,
+    post_history_messages: Vec<Value>,
+}
+
+impl Extras {
+    /// The parts in a box, or `None` when all are empty.
+    fn boxed(
+        structured_content: Option<Value>,
+        content_items: Vec<ToolContentItem>,
+        post_history_messages: Vec<Value>,
+    ) -> Option<Box<Extras>> {
+        let empty = structured_content.is_none() && content_items.is_empty() && post_history_messages.is_empty();
+        (!empty).then(|| Box::new(Extras { structured_content, content_items, post_history_messages }))
+    }
+}
+
+/// What unset parts read as.
+static NO_EXTRAS: Extras =
+    Extras { structured_content: None, content_items: Vec::new(), post_history_messages: Vec::new() };
+
+impl ToolExecutionResult {
+    /// The result with these rare parts (each may be empty).
+    pub(crate) fn with_extras(
+        mut self,
+        structured_content: Option<Value>,
+        content_items: Vec<ToolContentItem>,
+        post_history_messages: Vec<Value>,
+    ) -> Self {
+        self.extras = Extras::boxed(structured_content, content_items, post_history_messages);
+        self
+    }
+
+    fn extras(&self) -> &Extras {
+        self.extras.as_deref().unwrap_or(&NO_EXTRAS)
+    }
+
+    fn extras_mut(&mut self) -> &mut Extras {
+        self.extras.get_or_insert_default()
+    }
+
+    /// Machine-readable output.
+    pub fn structured_content(&self) -> Option<&Value> {
+        self.extras().structured_content.as_ref()
+    }
+
+    /// The structured content, to set, change or take it.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolhook::ToolExecutionResult;
+    ///
+    /// let mut r = ToolExecutionResult::success("weather", "Sunny");
+    /// *r.structured_content_mut() = Some(json!({"high": 21}));
+    /// assert_eq!(r.structured_content(), Some(&json!({"high": 21})));
+    /// ```
+    pub fn structured_content_mut(&mut self) -> &mut Option<Value> {
+        &mut self.extras_mut().structured_content
+    }
+
+    /// The result with this structured content.
+    pub fn with_structured_content(mut self, value: impl Into<Value>) -> Self {
+        *self.structured_content_mut() = Some(value.into());
+        self
+    }
+
+    /// Images, audio, resources.
+    pub fn content_items(&self) -> &[ToolContentItem] {
+        &self.extras().content_items
+    }
+
+    /// The content items, to add, change or remove some.
+    pub fn content_items_mut(&mut self) -> &mut Vec<ToolContentItem> {
+        &mut self.extras_mut().content_items
+    }
+
+    /// Messages a host appends to the history after the whole batch of calls.
+    pub fn post_history_messages(&self) -> &[Value] {
+        &self.extras().post_history_messages
+    }
+
+    /// The post-history messages, to add, change or remove some.
+    pub fn post_history_messages_mut(&mut self) -> &mut Vec<Value> {
+        &mut self.extras_mut().post_history_messages
+    }
+}
+
+/// Results are equal when every part is: a part that was set empty equals one never set.
+impl PartialEq for ToolExecutionResult {
+    fn eq(&self, other: &Self) -> bool {
+        self.tool_name == other.tool_name
+            && self.success == other.success
+            && self.content == other.content
+            && self.error_message == other.error_message
+            && self.metadata == other.metadata
+            && self.stop_after_execution == other.stop_after_execution
+            && self.extras() == other.extras()
+    }
+}
+
+impl std::fmt::Debug for ToolExecutionResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let extras = self.extras();
+        f.debug_struct("ToolExecutionResult")
+            .field("tool_name", &self.tool_name)
+            .field("success", &self.success)
+            .field("content", &self.content)
+            .field("error_message", &self.error_message)
+            .field("structured_content", &extras.structured_content)
+            .field("content_items", &extras.content_items)
+            .field("post_history_messages", &extras.post_history_messages)
+            .field("metadata", &self.metadata)
+            .field("stop_after_execution", &self.stop_after_execution)
+            .finish()
+    }
+}
+
+/// One object with every part, in the order of [`Debug`](std::fmt::Debug).
+impl serde::Serialize for ToolExecutionResult {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let extras = self.extras();
+        let mut out = serializer.serialize_struct("ToolExecutionResult", 9)?;
+        out.serialize_field("tool_name", &self.tool_name)?;
+        out.serialize_field("success", &self.success)?;
+        out.serialize_field("content", &self.content)?;
+        out.serialize_field("error_message", &self.error_message)?;
+        out.serialize_field("structured_content", &extras.structured_content)?;
+        out.serialize_field("content_items", &extras.content_items)?;
+        out.serialize_field("post_history_messages", &extras.post_history_messages)?;
+        out.serialize_field("metadata", &self.metadata)?;
+        out.serialize_field("stop_after_execution", &self.stop_after_execution)?;
+        out.end()
+    }
+}
+
+/// Reads the object [`Serialize`](serde::Serialize) writes; a missing part is empty.
+impl<'de> serde::Deserialize<'de> for ToolExecutionResult {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(serde::Deserialize)]
+        #[serde(default, rename = "ToolExecutionResult")]
+        #[derive(Default)]
+        struct Wire {
+            tool_name: String,
+            success: bool,
+            content: String,
+            error_message: String,
+            structured_content: Option<Value>,
+            content_items: Vec<ToolContentItem>,
+            post_history_messages: Vec<Value>,
+            metadata: ResultMetadata,
+            stop_after_execution: bool,
+        }
+        let wire = Wire::deserialize(deserializer)?;
+        Ok(ToolExecutionResult {
+            tool_name: wire.tool_name,
+            success: wire.success,
+            content: wire.content,
+            error_message: wire.error_message,
+            metadata: wire.metadata,
+            stop_after_execution: wire.stop_after_execution,
+            extras: Extras::boxed(wire.structured_content, wire.content_items, wire.post_history_messages),
+        })
+    }
 }
 
 impl ToolExecutionResult {
@@ -104,17 +273,16 @@ impl ToolExecutionResult {
                 } else {
                     result.error_message = message;
                 }
-                result.structured_content = Some(Value::Array(items));
-                result
+                result.with_structured_content(Value::Array(items))
             }
             Value::Null => ToolExecutionResult { tool_name, success: true, ..Default::default() },
             other => ToolExecutionResult {
                 tool_name,
                 success: true,
                 content: py_str(&other).trim().to_owned(),
-                structured_content: Some(other),
                 ..Default::default()
-            },
+            }
+            .with_structured_content(other),
         }
     }
 
@@ -126,7 +294,7 @@ impl ToolExecutionResult {
     /// use toolhook::{Locale, ToolContentItem, ToolExecutionResult};
     ///
     /// let mut r = ToolExecutionResult::success("draw", "");
-    /// r.content_items.push(ToolContentItem::image("AAAA", "image/png"));
+    /// r.content_items_mut().push(ToolContentItem::image("AAAA", "image/png"));
     /// assert_eq!(r.history_content(Locale::En), "[image image/png]");
     /// assert_eq!(r.history_content(Locale::ZhHans), "[图片内容 image/png]");
     /// ```
@@ -135,11 +303,11 @@ impl ToolExecutionResult {
         if !content.is_empty() {
             return content.to_owned();
         }
-        if !self.content_items.is_empty() {
-            let lines: Vec<String> = self.content_items.iter().map(|item| item_summary(item, locale)).collect();
+        if !self.content_items().is_empty() {
+            let lines: Vec<String> = self.content_items().iter().map(|item| item_summary(item, locale)).collect();
             return lines.join("\n").trim().to_owned();
         }
-        match &self.structured_content {
+        match self.structured_content() {
             Some(Value::String(text)) => text.trim().to_owned(),
             Some(value) => py_json(value),
             None => self.error_message.trim().to_owned(),
@@ -160,9 +328,9 @@ fn from_object(tool_name: String, map: Map<String, Value>, locale: Locale) -> To
                     "插件工具返回字段 `stop_after_execution` 必须为布尔值。",
                 )
                 .to_owned(),
-            structured_content: Some(Value::Object(map)),
             ..Default::default()
-        };
+        }
+        .with_structured_content(map);
     }
     let success = map.get("success").is_none_or(is_truthy);
     let text_of = |value: Option<&Value>| match value {
@@ -188,9 +356,8 @@ fn from_object(tool_name: String, map: Map<String, Value>, locale: Locale) -> To
         success,
         content,
         error_message,
-        structured_content: Some(Value::Object(map)),
-        content_items,
         stop_after_execution,
+        extras: Extras::boxed(Some(Value::Object(map)), content_items, Vec::new()),
         ..Default::default()
     }
 }

@@ -187,7 +187,7 @@ async fn whoami(
     /// The chat id.
     chat_id: Option<String>,
 ) -> String {
-    format!("{}|{}|{}|{:?}", ctx.user_id, ctx.locale, call.call_id, chat_id)
+    format!("{}|{}|{}|{:?}", ctx.user_id, ctx.locale, call.call_id(), chat_id)
 }
 
 #[tokio::test]
@@ -276,23 +276,29 @@ fn ret_number() -> i64 {
 #[tokio::test]
 async fn every_return_form_becomes_a_result() {
     let r = call("ret_unit", "").await.unwrap();
-    assert!(r.success && r.content.is_empty() && r.structured_content.is_none());
+    assert!(r.success && r.content.is_empty() && r.structured_content().is_none());
     assert_eq!(call("ret_str", "").await.unwrap().content, "padded");
     let r = call("ret_value", "").await.unwrap();
     assert_eq!((r.success, r.error_message.as_str()), (false, "bad"));
-    assert_eq!(call("ret_json", "").await.unwrap().structured_content, Some(json!({"high": 21})));
-    assert_eq!(call("ret_struct", "").await.unwrap().structured_content, Some(json!({"high": 3})));
+    assert_eq!(call("ret_json", "").await.unwrap().structured_content().cloned(), Some(json!({"high": 21})));
+    assert_eq!(call("ret_struct", "").await.unwrap().structured_content().cloned(), Some(json!({"high": 3})));
     let r = call("ret_output", "").await.unwrap();
-    assert_eq!((r.content.as_str(), r.content_items.len(), r.stop_after_execution), ("chart", 1, true));
+    assert_eq!((r.content.as_str(), r.content_items().len(), r.stop_after_execution), ("chart", 1, true));
     let r = call("ret_tuple", r#"{"ok":false}"#).await.unwrap();
-    assert_eq!((r.success, r.error_message.as_str(), r.structured_content), (false, "msg false", None));
+    assert_eq!((r.success, r.error_message.as_str(), r.structured_content().cloned()), (false, "msg false", None));
     assert_eq!(call("ret_tuple", r#"{"ok":true}"#).await.unwrap().content, "msg true");
-    assert_eq!(call("ret_option", r#"{"some":false}"#).await.unwrap().structured_content, None);
-    assert_eq!(call("ret_option", r#"{"some":true}"#).await.unwrap().structured_content, Some(json!({"high": 1})));
+    assert_eq!(call("ret_option", r#"{"some":false}"#).await.unwrap().structured_content().cloned(), None);
+    assert_eq!(
+        call("ret_option", r#"{"some":true}"#).await.unwrap().structured_content().cloned(),
+        Some(json!({"high": 1}))
+    );
     let r = call("ret_result", r#"{"fail":true}"#).await.unwrap();
     assert_eq!((r.success, r.error_message.as_str()), (false, "disk full"));
-    assert_eq!(call("ret_result", r#"{"fail":false}"#).await.unwrap().structured_content, Some(json!({"high": 2})));
-    assert_eq!(call("ret_number", "").await.unwrap().structured_content, Some(json!(42)));
+    assert_eq!(
+        call("ret_result", r#"{"fail":false}"#).await.unwrap().structured_content().cloned(),
+        Some(json!({"high": 2}))
+    );
+    assert_eq!(call("ret_number", "").await.unwrap().structured_content().cloned(), Some(json!(42)));
 }
 
 #[test]

@@ -118,12 +118,12 @@ fn every_results_vector_reads_and_renders_history_as_expected() {
         let zh_error = expected.get("error_message_zh_hans").unwrap_or(&expected["error_message"]);
         assert_eq!(zh.error_message, *zh_error, "{name}: zh-Hans error_message");
         assert_eq!(
-            json(&serde_json::to_value(&result.content_items).unwrap()),
+            json(&serde_json::to_value(result.content_items()).unwrap()),
             json(&expected["content_items"]),
             "{name}: items"
         );
         assert_eq!(
-            json(&result.structured_content.clone().unwrap_or(Value::Null)),
+            json(&result.structured_content().cloned().unwrap_or(Value::Null)),
             json(&expected["structured_content"]),
             "{name}: structured"
         );

@@ -334,7 +334,7 @@ async fn play_round<'a>(
         let text =
             if result.success { result.history_content(registry.locale()) } else { result.error_message.clone() };
         println!("← {status}: {}", text.replace('\n', "\n  "));
-        results.push((call.call_id.clone(), result));
+        results.push((call.call_id().to_owned(), result));
     }
     println!("\nHistory the model sees next (round {number}):");
     let history = batch_history(results.iter().map(|(id, r)| (id.as_str(), r)), registry.locale());

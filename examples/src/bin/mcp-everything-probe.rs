@@ -80,7 +80,7 @@ fn main() -> ExitCode {
             let call = ToolInvocation::new(name.clone(), arguments);
             let result = registry.invoke(call, None).await;
             let texts: Vec<&str> = result
-                .content_items
+                .content_items()
                 .iter()
                 .filter(|i| i.content_type == ContentType::Text)
                 .map(|i| i.text.as_str())

@@ -414,9 +414,8 @@ impl ToolProvider for McpToolProvider {
         call: ToolInvocation,
         ctx: Option<&'a ToolExecutionContext>,
     ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
-        let ToolInvocation { tool_name, arguments, metadata, .. } = call;
-        let server = metadata.get("mcp_server_name").and_then(Value::as_str);
-        self.invoke_on(tool_name, arguments, server, ctx)
+        let server = call.metadata().get("mcp_server_name").and_then(Value::as_str).map(str::to_owned);
+        self.invoke_on(call.tool_name, call.arguments, server.as_deref(), ctx)
     }
 
     fn __invoke_on_server<'a>(

@@ -10,16 +10,16 @@ use toolhook::{ContentType, SharedEntries, ToolAnnotation, ToolContentItem, Tool
 /// A result as MCP sends it. `structured` is whether the tool declares an output schema: only then
 /// does its structured content go out as `structuredContent`.
 pub(crate) fn to_call_result(result: &ToolExecutionResult, structured: bool) -> CallToolResult {
-    let mut blocks = Vec::with_capacity(1 + result.content_items.len());
+    let mut blocks = Vec::with_capacity(1 + result.content_items().len());
     let text =
         if result.success || result.error_message.trim().is_empty() { &result.content } else { &result.error_message };
     if !text.trim().is_empty() {
         blocks.push(ContentBlock::text(text.trim()));
     }
-    blocks.extend(result.content_items.iter().filter_map(block));
-    let structured = structured.then_some(()).and(result.structured_content.as_ref()).filter(|v| v.is_object());
+    blocks.extend(result.content_items().iter().filter_map(block));
+    let structured = structured.then_some(()).and(result.structured_content()).filter(|v| v.is_object());
     if blocks.is_empty()
-        && let Some(value) = structured.or(result.structured_content.as_ref())
+        && let Some(value) = structured.or(result.structured_content())
     {
         // Clients that do not read structured content still see it.
         blocks.push(ContentBlock::text(value.to_string()));
@@ -123,8 +123,14 @@ pub(crate) fn from_call_result(result: CallToolResult, origin: SharedEntries) ->
     } else {
         ToolExecutionResult::success(String::new(), text)
     };
-    out.content_items = result.content.into_iter().map(item).collect();
-    out.structured_content = result.structured_content;
+    // Only a result with items or structured content gets the box they are kept in.
+    let items: Vec<ToolContentItem> = result.content.into_iter().map(item).collect();
+    if !items.is_empty() {
+        *out.content_items_mut() = items;
+    }
+    if result.structured_content.is_some() {
+        *out.structured_content_mut() = result.structured_content;
+    }
     out.metadata.share(origin);
     out
 }

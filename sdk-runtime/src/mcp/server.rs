@@ -501,8 +501,7 @@ impl ServerHandler for McpServer {
         }
         if name == TOOL_SEARCH
             && result
-                .structured_content
-                .as_ref()
+                .structured_content()
                 .and_then(|s| s.get("newly_discovered_tool_names"))
                 .is_some_and(|n| n.as_array().is_some_and(|n| !n.is_empty()))
         {

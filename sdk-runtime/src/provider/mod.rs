@@ -84,7 +84,7 @@ pub trait ToolProvider: Send + Sync + 'static {
         ctx: Option<&'a ToolExecutionContext>,
         server: &'a str,
     ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
-        call.metadata.insert("mcp_server_name".to_owned(), serde_json::Value::from(server));
+        call.metadata_mut().insert("mcp_server_name".to_owned(), serde_json::Value::from(server));
         self.invoke(call, ctx)
     }
 

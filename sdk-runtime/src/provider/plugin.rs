@@ -212,7 +212,7 @@ impl ToolProvider for PluginToolProvider {
         let locale = ctx.map(|c| c.locale).unwrap_or_default();
         let limits = self.table.blocking.limits();
         let found = {
-            let wanted_plugin = call.metadata.get("plugin_id").and_then(Value::as_str);
+            let wanted_plugin = call.metadata().get("plugin_id").and_then(Value::as_str);
             let plugins = self.table.read();
             plugins
                 .iter()
@@ -387,7 +387,7 @@ pub(crate) fn prepare_arguments(
     if let Some(original) = original {
         args.insert("stream_id".into(), Value::from(sid));
         args.insert("chat_id".into(), Value::from(sid));
-        args.insert("reasoning".into(), Value::from(ctx.map(|c| c.reasoning.as_str()).unwrap_or(&call.reasoning)));
+        args.insert("reasoning".into(), Value::from(ctx.map(|c| c.reasoning.as_str()).unwrap_or(call.reasoning())));
         args.insert("action_data".into(), original);
     }
     call.arguments = ToolArguments::Value(Value::Object(args));
