@@ -938,9 +938,9 @@ pub(crate) fn generate(
     let into_result = match &analysis.output {
         Some(ty) => {
             let wrapped_ty = signature::wrapped_type(ty, &wrap);
-            quote_spanned!(ty.span()=> ::toolhook::__private::into_result::<#wrapped_ty>(#wrapped, __locale, __origin))
+            quote_spanned!(ty.span()=> ::toolhook::__private::into_result::<#wrapped_ty>(#wrapped, __locale, __origin, __call.tool_name))
         }
-        None => quote!(::toolhook::__private::into_result::<()>(__out, __locale, __origin)),
+        None => quote!(::toolhook::__private::into_result::<()>(__out, __locale, __origin, __call.tool_name)),
     };
     let decode = quote! {
         let __args: __ToolhookArgs = ::toolhook::__private::args::decode(&__call.arguments)
