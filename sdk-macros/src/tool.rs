@@ -852,6 +852,7 @@ pub(crate) fn generate(
         let index = &field_idents[i];
         quote!(#i => { slots.#index = ::core::option::Option::Some(map.next_value_seed(#seed)?); })
     });
+    let name_indices = 0..names.len();
     let args_struct = quote! {
         #[allow(non_camel_case_types, dead_code)]
         struct __ToolhookArgs { #(#field_idents: #field_types,)* }
@@ -883,6 +884,12 @@ pub(crate) fn generate(
             #[allow(unused_variables)]
             fn finish(slots: Self::Slots) -> ::core::result::Result<Self, usize> {
                 ::core::result::Result::Ok(__ToolhookArgs { #(#field_idents: #finishers,)* })
+            }
+            fn index_of(name: &str) -> ::core::option::Option<usize> {
+                match name {
+                    #(#names => ::core::option::Option::Some(#name_indices),)*
+                    _ => ::core::option::Option::None,
+                }
             }
         }
     };

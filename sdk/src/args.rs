@@ -1314,6 +1314,11 @@ pub trait ArgsStruct: Sized {
     ) -> Result<(), A::Error>;
     /// Applies defaults; `Err(index)` names the first missing required parameter.
     fn finish(slots: Self::Slots) -> Result<Self, usize>;
+    /// The index of the parameter named `name` in [`NAMES`](Self::NAMES). `#[tool]` writes it as
+    /// a `match` on the names, which the compiler turns into length checks and word compares.
+    fn index_of(name: &str) -> Option<usize> {
+        Self::NAMES.iter().position(|known| *known == name)
+    }
 }
 
 enum Key {
@@ -1321,22 +1326,22 @@ enum Key {
     Unknown(String),
 }
 
-struct KeySeed(&'static [&'static str]);
+struct KeySeed<A>(PhantomData<A>);
 
-impl<'de> DeserializeSeed<'de> for KeySeed {
+impl<'de, A: ArgsStruct> DeserializeSeed<'de> for KeySeed<A> {
     type Value = Key;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
         d.deserialize_str(self)
     }
 }
 
-impl<'de> Visitor<'de> for KeySeed {
+impl<'de, A: ArgsStruct> Visitor<'de> for KeySeed<A> {
     type Value = Key;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a parameter name")
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Key, E> {
-        Ok(match self.0.iter().position(|name| *name == v) {
+        Ok(match A::index_of(v) {
             Some(i) => Key::Known(i),
             None => Key::Unknown(v.to_owned()),
         })
@@ -1355,7 +1360,7 @@ impl<'de, A: ArgsStruct> Visitor<'de> for ArgsVisitor<'_, A> {
     }
     fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<A::Slots, M::Error> {
         let mut slots = A::Slots::default();
-        while let Some(key) = map.next_key_seed(KeySeed(A::NAMES))? {
+        while let Some(key) = map.next_key_seed(KeySeed::<A>(PhantomData))? {
             match key {
                 Key::Known(i) => A::decode_field(&mut slots, i, &mut map, self.cx)?,
                 Key::Unknown(name) if A::DENY_UNKNOWN => {
