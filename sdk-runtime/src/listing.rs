@@ -225,9 +225,10 @@ impl ProviderListings {
         Some(health.failures > 0)
     }
 
-    /// The cached listing for a context when it is current: the call path's way in, which never
-    /// fetches (a miss goes through [`lookup`](Self::lookup)).
-    pub(crate) fn fresh(&self, ctx: Option<ContextView<'_>>, locale: Locale) -> Option<Arc<Listing>> {
+    /// The id of the cached listing for a context when it is current: the call path's way in,
+    /// which never fetches (a miss goes through [`lookup`](Self::lookup)), and reads the id
+    /// without taking a reference to the listing.
+    pub(crate) fn fresh(&self, ctx: Option<ContextView<'_>>, locale: Locale) -> Option<u64> {
         let found;
         let slot = match &self.fixed {
             Some(fixed) => &fixed[fixed_slot(ctx.map(|_| locale))],
@@ -238,7 +239,7 @@ impl ProviderListings {
         };
         let epoch = self.epoch.load(Ordering::Acquire);
         match &*slot.lock() {
-            State::Ready { listing, epoch: at } if *at == epoch => Some(listing.clone()),
+            State::Ready { listing, epoch: at } if *at == epoch => Some(listing.id),
             _ => None,
         }
     }

@@ -811,7 +811,7 @@ impl ToolRegistry {
         let view = caller.view();
         let mut listings = SmallVec::with_capacity(set.entries.len());
         for entry in &set.entries {
-            listings.push(entry.fresh(view, locale)?.id);
+            listings.push(entry.fresh(view, locale)?);
         }
         set.routes.get(&RoutesKey { listings, facts: AccessFacts::of(view) })
     }
