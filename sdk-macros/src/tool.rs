@@ -945,9 +945,9 @@ pub(crate) fn generate(
     let into_result = match &analysis.output {
         Some(ty) => {
             let wrapped_ty = signature::wrapped_type(ty, &wrap);
-            quote_spanned!(ty.span()=> ::toolhook::__private::into_result::<#wrapped_ty>(#wrapped, __locale, __origin, __call.tool_name))
+            quote_spanned!(ty.span()=> ::toolhook::__private::into_result::<#wrapped_ty>(#wrapped, __locale, __origin))
         }
-        None => quote!(::toolhook::__private::into_result::<()>(__out, __locale, __origin, __call.tool_name)),
+        None => quote!(::toolhook::__private::into_result::<()>(__out, __locale, __origin)),
     };
     let decode = quote! {
         let __args: __ToolhookArgs = ::toolhook::__private::args::decode(&__call.arguments)
@@ -973,7 +973,8 @@ pub(crate) fn generate(
                 #ctx_binding
                 #legacy_binding
                 let __out = #callee(#receiver #(#call_args),*).await;
-                ::core::result::Result::Ok(#into_result)
+                // Converted first: the output may borrow the call, whose name the result then takes.
+                ::core::result::Result::Ok(::toolhook::__private::named(#into_result, __call.tool_name))
             })
         };
         quote! {
@@ -1008,7 +1009,8 @@ pub(crate) fn generate(
                 #ctx_binding
                 #legacy_binding
                 let __out = #callee(#receiver #(#call_args),*);
-                ::core::result::Result::Ok(#into_result)
+                // Converted first: the output may borrow the call, whose name the result then takes.
+                ::core::result::Result::Ok(::toolhook::__private::named(#into_result, __call.tool_name))
             }
             const __TOOLHOOK_INVOKER: ::toolhook::__private::Invoker = ::toolhook::__private::Invoker::Sync(__toolhook_invoke);
         }

@@ -81,7 +81,7 @@ impl serde::Serialize for ToolArguments {
 /// assert_eq!(call.call_id(), "call_1");
 /// assert_eq!(call.session_id(), "");
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct ToolInvocation {
     /// The tool's name as the model called it (the registry name).
     pub tool_name: String,
@@ -92,7 +92,7 @@ pub struct ToolInvocation {
 }
 
 /// The rarely set parts of a call.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Default)]
 struct CallDetails {
     call_id: String,
     session_id: String,
@@ -101,8 +101,8 @@ struct CallDetails {
     metadata: Map<String, Value>,
 }
 
-/// What an unset part reads as.
-static NO_DETAILS: std::sync::LazyLock<CallDetails> = std::sync::LazyLock::new(CallDetails::default);
+/// What unset metadata reads as.
+static NO_METADATA: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
 
 impl ToolInvocation {
     /// A call of `tool_name` with JSON text or a value as arguments.
@@ -110,37 +110,44 @@ impl ToolInvocation {
         ToolInvocation { tool_name: tool_name.into(), arguments: arguments.into(), details: None }
     }
 
-    fn details(&self) -> &CallDetails {
-        self.details.as_deref().unwrap_or(&NO_DETAILS)
+    fn text(&self, part: impl Fn(&CallDetails) -> &String) -> &str {
+        self.details.as_deref().map_or("", |details| part(details))
     }
 
     fn details_mut(&mut self) -> &mut CallDetails {
         self.details.get_or_insert_default()
     }
 
+    /// Sets one text part; an empty text on a call without details makes none.
+    fn set_text(&mut self, text: String, part: impl Fn(&mut CallDetails) -> &mut String) {
+        if !text.is_empty() || self.details.is_some() {
+            *part(self.details_mut()) = text;
+        }
+    }
+
     /// The model API's id of this call (empty when not set).
     pub fn call_id(&self) -> &str {
-        &self.details().call_id
+        self.text(|d| &d.call_id)
     }
 
     /// The conversation (empty when not set).
     pub fn session_id(&self) -> &str {
-        &self.details().session_id
+        self.text(|d| &d.session_id)
     }
 
     /// The chat stream (empty when not set).
     pub fn stream_id(&self) -> &str {
-        &self.details().stream_id
+        self.text(|d| &d.stream_id)
     }
 
     /// The model's reasoning for the call (empty when not set).
     pub fn reasoning(&self) -> &str {
-        &self.details().reasoning
+        self.text(|d| &d.reasoning)
     }
 
     /// Anything else the caller passed along.
     pub fn metadata(&self) -> &Map<String, Value> {
-        &self.details().metadata
+        self.details.as_deref().map_or(&NO_METADATA, |details| &details.metadata)
     }
 
     /// The metadata, to change it.
@@ -158,22 +165,22 @@ impl ToolInvocation {
 
     /// Sets the call id.
     pub fn set_call_id(&mut self, call_id: impl Into<String>) {
-        self.details_mut().call_id = call_id.into();
+        self.set_text(call_id.into(), |d| &mut d.call_id);
     }
 
     /// Sets the session id.
     pub fn set_session_id(&mut self, session_id: impl Into<String>) {
-        self.details_mut().session_id = session_id.into();
+        self.set_text(session_id.into(), |d| &mut d.session_id);
     }
 
     /// Sets the stream id.
     pub fn set_stream_id(&mut self, stream_id: impl Into<String>) {
-        self.details_mut().stream_id = stream_id.into();
+        self.set_text(stream_id.into(), |d| &mut d.stream_id);
     }
 
     /// Sets the reasoning.
     pub fn set_reasoning(&mut self, reasoning: impl Into<String>) {
-        self.details_mut().reasoning = reasoning.into();
+        self.set_text(reasoning.into(), |d| &mut d.reasoning);
     }
 
     /// Sets the call id.
@@ -211,7 +218,28 @@ impl ToolInvocation {
 /// empty equals one never set.
 impl PartialEq for ToolInvocation {
     fn eq(&self, other: &Self) -> bool {
-        self.tool_name == other.tool_name && self.arguments == other.arguments && self.details() == other.details()
+        self.tool_name == other.tool_name
+            && self.arguments == other.arguments
+            && self.call_id() == other.call_id()
+            && self.session_id() == other.session_id()
+            && self.stream_id() == other.stream_id()
+            && self.reasoning() == other.reasoning()
+            && self.metadata() == other.metadata()
+    }
+}
+
+/// Every part, as if each were a field.
+impl std::fmt::Debug for ToolInvocation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolInvocation")
+            .field("tool_name", &self.tool_name)
+            .field("arguments", &self.arguments)
+            .field("call_id", &self.call_id())
+            .field("session_id", &self.session_id())
+            .field("stream_id", &self.stream_id())
+            .field("reasoning", &self.reasoning())
+            .field("metadata", self.metadata())
+            .finish()
     }
 }
 
@@ -220,15 +248,14 @@ impl PartialEq for ToolInvocation {
 impl serde::Serialize for ToolInvocation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        let details = self.details();
         let mut out = serializer.serialize_struct("ToolInvocation", 7)?;
         out.serialize_field("tool_name", &self.tool_name)?;
         out.serialize_field("arguments", &self.arguments)?;
-        out.serialize_field("call_id", &details.call_id)?;
-        out.serialize_field("session_id", &details.session_id)?;
-        out.serialize_field("stream_id", &details.stream_id)?;
-        out.serialize_field("reasoning", &details.reasoning)?;
-        out.serialize_field("metadata", &details.metadata)?;
+        out.serialize_field("call_id", self.call_id())?;
+        out.serialize_field("session_id", self.session_id())?;
+        out.serialize_field("stream_id", self.stream_id())?;
+        out.serialize_field("reasoning", self.reasoning())?;
+        out.serialize_field("metadata", self.metadata())?;
         out.end()
     }
 }

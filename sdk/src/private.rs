@@ -24,19 +24,18 @@ pub fn context_or_default(ctx: Option<&ToolExecutionContext>) -> std::borrow::Co
 }
 
 /// Converts a tool's return value (already wrapped by the macro where needed), naming its
-/// origin (the plugin's `plugin_id` entry) when the caller gives one. The result is named after
-/// the call, with the call's own name: no copy of it is made.
-pub fn into_result<R: IntoToolResult>(
-    value: R,
-    locale: Locale,
-    origin: Option<SharedEntries>,
-    tool_name: String,
-) -> ToolExecutionResult {
+/// origin (the plugin's `plugin_id` entry) when the caller gives one.
+pub fn into_result<R: IntoToolResult>(value: R, locale: Locale, origin: Option<SharedEntries>) -> ToolExecutionResult {
     let mut result = value.into_tool_result(locale);
-    result.tool_name = tool_name;
     if let Some(origin) = origin {
         result.metadata.share(origin);
     }
+    result
+}
+
+/// Names a tool's result after the call, with the call's own name: no copy of it is made.
+pub fn named(mut result: ToolExecutionResult, tool_name: String) -> ToolExecutionResult {
+    result.tool_name = tool_name;
     result
 }
 

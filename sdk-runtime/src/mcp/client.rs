@@ -411,11 +411,12 @@ impl ToolProvider for McpToolProvider {
 
     fn invoke<'a>(
         &'a self,
-        call: ToolInvocation,
+        mut call: ToolInvocation,
         ctx: Option<&'a ToolExecutionContext>,
     ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
-        let server = call.metadata().get("mcp_server_name").and_then(Value::as_str).map(str::to_owned);
-        self.invoke_on(call.tool_name, call.arguments, server.as_deref(), ctx)
+        let (tool, arguments) = (std::mem::take(&mut call.tool_name), std::mem::take(&mut call.arguments));
+        let server = call.metadata().get("mcp_server_name").and_then(Value::as_str);
+        self.invoke_on(tool, arguments, server, ctx)
     }
 
     fn __invoke_on_server<'a>(

@@ -75,6 +75,18 @@ async fn every_type(
 #[tool]
 fn returns_unit() {}
 
+/// A return value that borrows the call.
+#[tool]
+fn returns_a_borrow_of_the_call(call: &ToolInvocation) -> (bool, &str) {
+    (true, call.call_id())
+}
+
+/// The same, from an async tool.
+#[tool]
+async fn returns_a_borrow_of_the_call_async(call: &ToolInvocation) -> Result<(bool, &str), String> {
+    Ok((true, call.session_id()))
+}
+
 #[tool]
 fn returns_output() -> ToolOutput {
     ToolOutput::failure("no")
