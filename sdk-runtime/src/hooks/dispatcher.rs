@@ -114,8 +114,10 @@ struct State {
     plugins: HashMap<String, Vec<Arc<Handler>>>,
     /// Whether each plugin may run (registered plugins count as loaded until told otherwise).
     loaded: HashMap<String, Arc<AtomicBool>>,
-    /// Every hook's handlers in dispatch order, rebuilt on (un)registration.
-    by_hook: HashMap<Arc<str>, Arc<[Arc<Handler>]>>,
+    /// Every hook's handlers in dispatch order, rebuilt on (un)registration. Looked up on every
+    /// dispatch, with the fast hasher of the route tables (hook names are the host's and its
+    /// plugins', not a caller's).
+    by_hook: rustc_hash::FxHashMap<Arc<str>, Arc<[Arc<Handler>]>>,
 }
 
 impl State {
