@@ -398,7 +398,7 @@ impl ToolRegistry {
     pub fn register_shared(&self, provider: Arc<dyn ToolProvider>) {
         let epoch = Arc::new(AtomicU64::new(0));
         let inner: Arc<dyn LinkedRegistry> = self.inner.clone();
-        provider.attach(RegistryLink::new(epoch.clone(), Arc::downgrade(&inner)));
+        provider.attach(RegistryLink::new(epoch.clone(), Arc::downgrade(&inner), self.inner.config.locale));
         let name = provider.provider_name().to_owned();
         let entry = Arc::new(ProviderListings::new(provider, epoch, self.inner.config.listing_settings()));
         self.replace_set(|entries| {

@@ -281,6 +281,27 @@ async fn a_tool_of_a_plugin_still_loading_reads_in_zh_hans() {
     assert_eq!(result.error_message, "工具 lookup 调用失败：PluginNotLoaded: 插件 acme.tools 未加载");
 }
 
+/// Report a failure the way a plugin's raw return value does.
+#[tool]
+fn raw_failure() -> Value {
+    json!({"success": false})
+}
+
+#[tokio::test]
+async fn a_plugin_tool_called_without_a_context_answers_in_the_registrys_locale() {
+    for (locale, expected) in [(Locale::ZhHans, "插件工具执行失败"), (Locale::En, "Tool execution failed")] {
+        let registry = ToolRegistry::new(RegistryConfig::default().locale(locale));
+        registry.register_provider(PluginToolProvider::from_declared());
+        let result = call(&registry, "raw_failure").await;
+        assert_eq!((result.success, result.error_message.as_str()), (false, expected), "{locale:?}");
+        // A context's locale is the registry's too, whatever the caller put in it.
+        let other = if locale == Locale::En { Locale::ZhHans } else { Locale::En };
+        let ctx = ToolExecutionContext { locale: other, ..ToolExecutionContext::for_session("s1") };
+        let result = registry.invoke(ToolInvocation::new("raw_failure", "{}"), Some(&ctx)).await;
+        assert_eq!(result.error_message, expected, "{locale:?} with a {other:?} context");
+    }
+}
+
 // ---- tool_search scoring --------------------------------------------------------------------
 
 /// A pool of deferred tools, behind `tool_search`.

@@ -8,7 +8,8 @@ use crate::context_parts::ContextParts;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 use toolhook::{
-    BoxFuture, ToolAvailabilityContext, ToolError, ToolExecutionContext, ToolExecutionResult, ToolInvocation, ToolSpec,
+    BoxFuture, Locale, ToolAvailabilityContext, ToolError, ToolExecutionContext, ToolExecutionResult, ToolInvocation,
+    ToolSpec,
 };
 
 /// One source of tools: turns it into [`ToolSpec`]s and executes the calls routed to it.
@@ -126,6 +127,7 @@ pub struct RegistryLink {
     epoch: Arc<AtomicU64>,
     /// The registry's side ([`ToolRegistry`](crate::ToolRegistry) turns it back into a handle).
     pub(crate) registry: Weak<dyn LinkedRegistry>,
+    locale: Locale,
 }
 
 /// What a link reaches of its registry, seen from the providers' side.
@@ -136,13 +138,20 @@ pub(crate) trait LinkedRegistry: std::any::Any + Send + Sync {
 
 impl std::fmt::Debug for RegistryLink {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RegistryLink").field("epoch", &self.epoch).finish_non_exhaustive()
+        f.debug_struct("RegistryLink").field("epoch", &self.epoch).field("locale", &self.locale).finish_non_exhaustive()
     }
 }
 
 impl RegistryLink {
-    pub(crate) fn new(epoch: Arc<AtomicU64>, registry: Weak<dyn LinkedRegistry>) -> Self {
-        RegistryLink { epoch, registry }
+    pub(crate) fn new(epoch: Arc<AtomicU64>, registry: Weak<dyn LinkedRegistry>, locale: Locale) -> Self {
+        RegistryLink { epoch, registry, locale }
+    }
+
+    /// The registry's locale ([`RegistryConfig::locale`](crate::RegistryConfig::locale)): the
+    /// one a provider writes its texts in for a call that comes without a context (a call with
+    /// one has it in the context's `locale`, which the registry sets).
+    pub fn locale(&self) -> Locale {
+        self.locale
     }
 
     /// The provider's tools (or their specs) changed: cached listings are dropped, and the

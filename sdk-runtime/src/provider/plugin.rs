@@ -209,7 +209,9 @@ impl ToolProvider for PluginToolProvider {
         call: ToolInvocation,
         ctx: Option<&'a ToolExecutionContext>,
     ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
-        let locale = ctx.map(|c| c.locale).unwrap_or_default();
+        // Without a context, the texts are in the registry's locale.
+        let locale =
+            ctx.map_or_else(|| self.table.link.get().map_or_else(Locale::default, RegistryLink::locale), |c| c.locale);
         let limits = self.table.blocking.limits();
         let found = {
             let wanted_plugin = call.metadata().get("plugin_id").and_then(Value::as_str);
