@@ -336,12 +336,22 @@ pub(crate) enum Wrap {
 }
 
 /// Names of result types `IntoToolResult` implements directly (checked by the compiler).
-const KNOWN_RETURNS: &[&str] = &["String", "str", "Cow", "Box", "Value", "Json", "ToolOutput", "ToolExecutionResult"];
+/// Return types converted by their own `IntoToolResult` impl, by the name written last; `Box`
+/// and `Cow` only of `str`, checked apart.
+const KNOWN_RETURNS: &[&str] = &["String", "Value", "Json", "ToolOutput", "ToolExecutionResult"];
+
+/// Whether a type is written as `bool`.
+fn is_bool(ty: &Type) -> bool {
+    matches!(ty, Type::Path(path) if path.qself.is_none() && path.path.is_ident("bool"))
+}
 
 pub(crate) fn wrap_of(ty: &Type) -> Wrap {
     match ty {
-        Type::Tuple(tuple) if tuple.elems.is_empty() || tuple.elems.len() == 2 => Wrap::Identity,
-        Type::Reference(_) => Wrap::Identity,
+        // `()` and `(bool, S)` have their own conversions; any other tuple is structured content.
+        Type::Tuple(tuple) if tuple.elems.is_empty() => Wrap::Identity,
+        Type::Tuple(tuple) if tuple.elems.len() == 2 && tuple.elems.first().is_some_and(is_bool) => Wrap::Identity,
+        // `&str` is text; any other reference is structured content.
+        Type::Reference(reference) if is_str(&reference.elem) => Wrap::Identity,
         Type::Group(g) => wrap_of(&g.elem),
         Type::Paren(p) => wrap_of(&p.elem),
         Type::Path(path) => {
@@ -353,6 +363,7 @@ pub(crate) fn wrap_of(ty: &Type) -> Wrap {
                     Wrap::Identity => Wrap::Identity,
                     other => Wrap::Map(Box::new(other)),
                 },
+                ("Box" | "Cow", [inner, ..]) if is_str(inner) => Wrap::Identity,
                 (n, _) if KNOWN_RETURNS.contains(&n) => Wrap::Identity,
                 _ => Wrap::Structured,
             }

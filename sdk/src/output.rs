@@ -110,14 +110,14 @@ pub struct Structured<T>(pub T);
 
 /// A value a tool may return: converts it into a [`ToolExecutionResult`].
 ///
-/// Implemented for `()`, `String`, `&'static str`, `Cow<'static, str>`, `Box<str>`,
+/// Implemented for `()`, `String`, `&str`, `Cow<'static, str>`, `Box<str>`,
 /// `serde_json::Value` (read as the Python SDK's host read raw returns), [`Json<T>`], [`ToolOutput`],
 /// [`ToolExecutionResult`], `(bool, S: Display)`, `Option<T>` and `Result<T, E: Display>`;
 /// `#[tool]` serialises any other `T: Serialize` as structured content.
 #[diagnostic::on_unimplemented(
     message = "this return type cannot become a tool result",
     label = "cannot be returned from a tool",
-    note = "return (), String, &'static str, Cow<'static, str>, Box<str>, serde_json::Value, Json<T>, ToolOutput, ToolExecutionResult, (bool, impl Display), Option<T>, Result<T, E: Display>, or any other T: serde::Serialize"
+    note = "return (), String, &str, Cow<'static, str>, Box<str>, serde_json::Value, Json<T>, ToolOutput, ToolExecutionResult, (bool, impl Display), Option<T>, Result<T, E: Display>, or any other T: serde::Serialize"
 )]
 pub trait IntoToolResult {
     /// The result, with `tool_name` left empty (the provider fills it in). `locale` picks the
@@ -146,7 +146,7 @@ impl IntoToolResult for String {
     }
 }
 
-impl IntoToolResult for &'static str {
+impl IntoToolResult for &str {
     fn into_tool_result(self, _: Locale) -> ToolExecutionResult {
         success(self)
     }

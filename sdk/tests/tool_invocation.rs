@@ -273,6 +273,24 @@ fn ret_number() -> i64 {
     42
 }
 
+/// R.
+#[tool]
+fn ret_pair() -> (i32, &'static str) {
+    (1, "two")
+}
+
+/// R.
+#[tool]
+fn ret_boxed() -> Box<(u8, u8)> {
+    Box::new((3, 4))
+}
+
+/// R.
+#[tool]
+fn ret_slice() -> &'static [u8] {
+    &[4, 5]
+}
+
 #[tokio::test]
 async fn every_return_form_becomes_a_result() {
     let r = call("ret_unit", "").await.unwrap();
@@ -299,6 +317,11 @@ async fn every_return_form_becomes_a_result() {
         Some(json!({"high": 2}))
     );
     assert_eq!(call("ret_number", "").await.unwrap().structured_content().cloned(), Some(json!(42)));
+    // Tuples other than `(bool, S)`, references other than `&str`, and boxes of other types are
+    // structured content too.
+    assert_eq!(call("ret_pair", "").await.unwrap().structured_content().cloned(), Some(json!([1, "two"])));
+    assert_eq!(call("ret_boxed", "").await.unwrap().structured_content().cloned(), Some(json!([3, 4])));
+    assert_eq!(call("ret_slice", "").await.unwrap().structured_content().cloned(), Some(json!([4, 5])));
 }
 
 #[test]

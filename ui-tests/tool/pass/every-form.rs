@@ -75,6 +75,36 @@ async fn every_type(
 #[tool]
 fn returns_unit() {}
 
+/// Serialisable returns that are not text: structured content.
+#[tool]
+fn returns_a_pair() -> (i32, i32) {
+    (1, 2)
+}
+
+/// A boxed list.
+#[tool]
+fn returns_a_boxed_list() -> Box<Vec<i32>> {
+    Box::new(vec![1])
+}
+
+/// A borrowed slice.
+#[tool]
+fn returns_a_slice() -> &'static [i32] {
+    &[1, 2]
+}
+
+/// A copy-on-write list.
+#[tool]
+fn returns_a_cow_list() -> std::borrow::Cow<'static, [i32]> {
+    std::borrow::Cow::Borrowed(&[1, 2])
+}
+
+/// Text borrowed from the call.
+#[tool]
+fn returns_text_borrowed_from_the_call(call: &ToolInvocation) -> &str {
+    call.reasoning()
+}
+
 /// A return value that borrows the call.
 #[tool]
 fn returns_a_borrow_of_the_call(call: &ToolInvocation) -> (bool, &str) {
