@@ -306,7 +306,7 @@ pub struct DecodeCx {
     /// The first error is an integer that arrived as a float: read it from the text (the Rust
     /// type it is for).
     wants_exact: std::cell::Cell<Option<&'static str>>,
-    exact: Vec<(Vec<Seg>, i128)>,
+    exact: Vec<(Vec<Seg>, Whole)>,
 }
 
 impl DecodeCx {
@@ -327,7 +327,7 @@ impl DecodeCx {
     }
 
     /// The integer read exactly from the text for this path, if an earlier pass did.
-    fn exact(&self, at: &Path<'_>) -> Option<i128> {
+    fn exact(&self, at: &Path<'_>) -> Option<Whole> {
         self.exact.iter().find(|(segs, _)| at.is(segs)).map(|(_, n)| *n)
     }
 
@@ -344,12 +344,43 @@ fn exact_float_int(f: f64) -> Option<i128> {
     (f.is_finite() && f.fract() == 0.0 && f.abs() <= MAX_EXACT_FLOAT).then_some(f as i128)
 }
 
+/// A whole number read exactly: any `i128`, or a positive number beyond it that fits `u128`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Whole {
+    Signed(i128),
+    Big(u128),
+}
+
+impl Whole {
+    /// The number from its digits (an optional `-`, then ASCII digits) times `10^shift`.
+    fn of(digits: &str, shift: u32) -> Option<Whole> {
+        let scale = |f: u128| 10u128.checked_pow(shift).and_then(|p| f.checked_mul(p));
+        if let Ok(value) = digits.parse::<i128>()
+            && let Some(value) = 10i128.checked_pow(shift).and_then(|p| value.checked_mul(p))
+        {
+            return Some(Whole::Signed(value));
+        }
+        // Beyond `i128`: only a positive number can still fit `u128`.
+        let value = scale(digits.parse::<u128>().ok()?)?;
+        Some(i128::try_from(value).map_or(Whole::Big(value), Whole::Signed))
+    }
+}
+
+impl fmt::Display for Whole {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Whole::Signed(n) => n.fmt(f),
+            Whole::Big(n) => n.fmt(f),
+        }
+    }
+}
+
 /// What a JSON number literal is as an integer.
 #[derive(Debug, PartialEq)]
 enum ExactInt {
     /// Its exact value: `18446744073709551617`, `-12`, `1.5e3`.
-    Value(i128),
-    /// A whole number beyond `i128`.
+    Value(Whole),
+    /// A whole number beyond `i128` and `u128`.
     TooLarge,
     /// Not a whole number, or not a number.
     NotInteger,
@@ -374,24 +405,17 @@ fn parse_exact_integer(raw: &str) -> ExactInt {
         // The digits must end in enough zeros to divide out.
         let cut = usize::try_from(-shift).unwrap_or(usize::MAX);
         if significant.is_empty() {
-            return ExactInt::Value(0);
+            return ExactInt::Value(Whole::Signed(0));
         }
         if cut > significant.len() || !significant[significant.len() - cut..].bytes().all(|b| b == b'0') {
             return ExactInt::NotInteger;
         }
-        return match digits[..digits.len() - cut].parse::<i128>() {
-            Ok(value) => ExactInt::Value(value),
-            Err(_) => ExactInt::TooLarge,
-        };
+        return Whole::of(&digits[..digits.len() - cut], 0).map_or(ExactInt::TooLarge, ExactInt::Value);
     }
     if significant.is_empty() {
-        return ExactInt::Value(0);
+        return ExactInt::Value(Whole::Signed(0));
     }
-    let Ok(value) = digits.parse::<i128>() else { return ExactInt::TooLarge };
-    match u32::try_from(shift).ok().and_then(|shift| 10i128.checked_pow(shift)).and_then(|f| value.checked_mul(f)) {
-        Some(value) => ExactInt::Value(value),
-        None => ExactInt::TooLarge,
-    }
+    u32::try_from(shift).ok().and_then(|shift| Whole::of(&digits, shift)).map_or(ExactInt::TooLarge, ExactInt::Value)
 }
 
 /// The text of the value at a path in arguments text, as the model wrote it.
@@ -529,7 +553,36 @@ struct IntVisitor<'a, T> {
     _t: PhantomData<T>,
 }
 
-impl<T: TryFrom<i128>> IntVisitor<'_, T> {
+impl<T: TryFrom<i128> + TryFrom<u128>> IntVisitor<'_, T> {
+    /// [`fit`](Self::fit) for any whole number read exactly.
+    fn fit_whole<E: de::Error>(
+        &self,
+        n: Whole,
+        shown: impl FnOnce() -> String,
+        actual: impl FnOnce() -> String,
+    ) -> Result<T, E> {
+        match n {
+            Whole::Signed(n) => self.fit(n, shown, actual),
+            Whole::Big(n) => self.fit_big(n, shown, actual),
+        }
+    }
+
+    /// A positive integer beyond `i128` (only a `u128` can hold one; no `enum` value is one).
+    fn fit_big<E: de::Error>(
+        &self,
+        n: u128,
+        shown: impl FnOnce() -> String,
+        actual: impl FnOnce() -> String,
+    ) -> Result<T, E> {
+        if let Some(allowed) = self.meta.allowed {
+            let allowed = allowed.iter().map(|lit| lit.to_value().to_string()).collect();
+            return Err(self.cx.fail(self.at, ArgsErrorKind::NotAllowed { allowed, actual: actual() }));
+        }
+        T::try_from(n).map_err(|_| {
+            self.cx.fail(self.at, ArgsErrorKind::OutOfRange { value: shown(), rust_type: self.meta.rust_type })
+        })
+    }
+
     fn fit<E: de::Error>(
         &self,
         n: i128,
@@ -548,7 +601,7 @@ impl<T: TryFrom<i128>> IntVisitor<'_, T> {
     }
 }
 
-impl<'de, T: TryFrom<i128>> Visitor<'de> for IntVisitor<'_, T> {
+impl<'de, T: TryFrom<i128> + TryFrom<u128>> Visitor<'de> for IntVisitor<'_, T> {
     type Value = T;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("an integer")
@@ -565,9 +618,7 @@ impl<'de, T: TryFrom<i128>> Visitor<'de> for IntVisitor<'_, T> {
     fn visit_u128<E: de::Error>(self, v: u128) -> Result<T, E> {
         match i128::try_from(v) {
             Ok(n) => self.fit(n, || v.to_string(), || format!("integer {v}")),
-            Err(_) => Err(self
-                .cx
-                .fail(self.at, ArgsErrorKind::OutOfRange { value: v.to_string(), rust_type: self.meta.rust_type })),
+            Err(_) => self.fit_big(v, || v.to_string(), || format!("integer {v}")),
         }
     }
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<T, E> {
@@ -578,8 +629,8 @@ impl<'de, T: TryFrom<i128>> Visitor<'de> for IntVisitor<'_, T> {
         }
         // Beyond 2^53 a float may have lost digits: the integer is read from the text instead
         // (an earlier pass found it there), or the error says so.
-        match exact_float_int(v).or_else(|| self.cx.exact(self.at)) {
-            Some(n) => self.fit(n, || n.to_string(), || format!("integer {n}")),
+        match exact_float_int(v).map(Whole::Signed).or_else(|| self.cx.exact(self.at)) {
+            Some(n) => self.fit_whole(n, || n.to_string(), || format!("integer {n}")),
             None => Err(self.cx.fail_inexact(self.at, v, self.meta.rust_type)),
         }
     }
@@ -592,9 +643,9 @@ impl<'de, T: TryFrom<i128>> Visitor<'de> for IntVisitor<'_, T> {
                 .fail(self.at, ArgsErrorKind::WrongType { expected: self.expected, actual: actual_str(v) }));
         }
         let shown = || Value::from(v).to_string();
-        match t.parse::<i128>() {
-            Ok(n) => self.fit(n, shown, || actual_str(v)),
-            Err(_) => {
+        match Whole::of(t.strip_prefix('+').unwrap_or(t), 0) {
+            Some(n) => self.fit_whole(n, shown, || actual_str(v)),
+            None => {
                 Err(self.cx.fail(self.at, ArgsErrorKind::OutOfRange { value: shown(), rust_type: self.meta.rust_type }))
             }
         }

@@ -79,6 +79,30 @@ async fn integers_beyond_a_float_are_read_exactly() {
 }
 
 #[tokio::test]
+async fn a_u128_takes_its_whole_range_past_i128() {
+    let max = u128::MAX.to_string();
+    for args in [format!(r#"{{"n": {max}}}"#), format!(r#"{{"n": "{max}"}}"#), r#"{"n": 3.4e38}"#.to_owned()] {
+        let out = call("big_unsigned", args.as_str()).await.unwrap_or_else(|e| panic!("{args}: {e}"));
+        let expected = if args.contains("e38") { "340000000000000000000000000000000000000" } else { &max };
+        assert_eq!(out.content, expected, "{args}");
+    }
+    // One past it is out of range, quoted as sent; an i128 stops at its own end.
+    assert_eq!(
+        call("big_unsigned", r#"{"n": 340282366920938463463374607431768211456}"#).await.unwrap_err(),
+        "n: 340282366920938463463374607431768211456 is out of range for u128"
+    );
+    assert_eq!(call("big_unsigned", r#"{"n": "-1"}"#).await.unwrap_err(), r#"n: "-1" is out of range for u128"#);
+    assert_eq!(
+        call("big_signed", r#"{"n": "170141183460469231731687303715884105728", "more": []}"#).await.unwrap_err(),
+        r#"n: "170141183460469231731687303715884105728" is out of range for i128"#
+    );
+    assert_eq!(
+        call("big_signed", r#"{"n": 1, "more": [170141183460469231731687303715884105728]}"#).await.unwrap_err(),
+        "more[0]: 170141183460469231731687303715884105728 is out of range for i128"
+    );
+}
+
+#[tokio::test]
 async fn out_of_range_errors_quote_the_number_as_sent() {
     assert_eq!(
         call("word", r#"{"n": 18446744073709551616}"#).await.unwrap_err(),
