@@ -184,9 +184,9 @@ impl serde::Serialize for ToolExecutionResult {
 /// Reads the object [`Serialize`](serde::Serialize) writes; a missing part is empty.
 impl<'de> serde::Deserialize<'de> for ToolExecutionResult {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        #[derive(serde::Deserialize)]
+        /// The serialised form: every part a field.
+        #[derive(Default, serde::Deserialize)]
         #[serde(default, rename = "ToolExecutionResult")]
-        #[derive(Default)]
         struct Wire {
             tool_name: String,
             success: bool,
