@@ -211,7 +211,7 @@ pub use provider::blocking::{BlockingLimits, StuckCall};
 pub use provider::builtin::{BuiltinTool, BuiltinToolProvider, ChatScopeFilter, PhaseFilter};
 pub use provider::plugin::{PluginToolProvider, PluginToolsSpec};
 pub use provider::{RegistryLink, ToolProvider};
-pub use registry::{CloseErrors, RegistryChanges, RegistryConfig, ToolRegistry};
+pub use registry::{CloseErrors, MAX_ARGUMENT_DEPTH, RegistryChanges, RegistryConfig, ToolRegistry};
 pub use results::{HistoryMessage, ToolResultHistory, ToolResultMedia, batch_history, split_tool_result};
 pub use routes::DuplicatePolicy;
 pub use source::Source;

@@ -21,6 +21,12 @@ use toolhook::{
     ToolInvocation, ToolSpec,
 };
 
+/// The deepest nesting of arguments a registry can accept, whatever
+/// [`RegistryConfig::max_argument_depth`] says: JSON text nested deeper cannot be parsed
+/// (`serde_json` stops at this depth so that parsing cannot overflow the stack), and a value is
+/// held to the same limit so that text and values are treated alike.
+pub const MAX_ARGUMENT_DEPTH: usize = 127;
+
 /// How a [`ToolRegistry`] behaves.
 ///
 /// Every wait has a bound and every cache a size: a host can run for months on the defaults.
@@ -62,7 +68,8 @@ pub struct RegistryConfig {
     pub include_detailed_description: bool,
     /// The longest arguments text accepted (bytes). Default 1 MiB.
     pub max_argument_bytes: usize,
-    /// The deepest nesting of arguments accepted (the top-level object is 1). Default 64.
+    /// The deepest nesting of arguments accepted (the top-level object is 1). Default 64; at
+    /// most [`MAX_ARGUMENT_DEPTH`]: a larger setting counts as that.
     pub max_argument_depth: usize,
     /// The longest a provider's listing may take; a listing that takes longer counts as failed.
     /// Default 10 s.
@@ -167,7 +174,8 @@ impl RegistryConfig {
         self
     }
 
-    /// Sets the deepest argument nesting accepted.
+    /// Sets the deepest argument nesting accepted; at most [`MAX_ARGUMENT_DEPTH`], which a
+    /// larger depth counts as.
     pub fn max_argument_depth(mut self, depth: usize) -> Self {
         self.max_argument_depth = depth;
         self
@@ -764,6 +772,7 @@ impl ToolRegistry {
 
     fn check_argument_limits(&self, arguments: &ToolArguments) -> Option<ArgsError> {
         let config = &self.inner.config;
+        let max_depth = config.max_argument_depth.min(MAX_ARGUMENT_DEPTH);
         let too_deep = |depth| Some(ArgsError::document(ArgsErrorKind::TooDeep(depth)));
         let too_large = |bytes| Some(ArgsError::document(ArgsErrorKind::TooLarge(bytes)));
         match arguments {
@@ -771,13 +780,13 @@ impl ToolRegistry {
                 if text.len() > config.max_argument_bytes {
                     return too_large(config.max_argument_bytes);
                 }
-                if json_depth_exceeds(text, config.max_argument_depth) {
-                    return too_deep(config.max_argument_depth);
+                if json_depth_exceeds(text, max_depth) {
+                    return too_deep(max_depth);
                 }
             }
             // Depth first, without recursion: measuring the size of a deep value would recurse.
-            ToolArguments::Value(value) => match measure(value, config.max_argument_depth) {
-                None => return too_deep(config.max_argument_depth),
+            ToolArguments::Value(value) => match measure(value, max_depth) {
+                None => return too_deep(max_depth),
                 // The exact size is counted only when the bound says it may be too large.
                 Some(bound) if bound > config.max_argument_bytes && compact_len(value) > config.max_argument_bytes => {
                     return too_large(config.max_argument_bytes);

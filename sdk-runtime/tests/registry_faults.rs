@@ -8,7 +8,10 @@ use std::time::Duration;
 use toolhook::{
     BoxFuture, ToolAvailabilityContext, ToolError, ToolExecutionContext, ToolExecutionResult, ToolInvocation, ToolSpec,
 };
-use toolhook_runtime::{BuiltinToolProvider, ContextParts, RegistryConfig, ToolProvider, ToolRegistry};
+use toolhook_runtime::{
+    BuiltinToolProvider, ContextParts, MAX_ARGUMENT_DEPTH, PluginToolProvider, RegistryConfig, ToolProvider,
+    ToolRegistry,
+};
 
 #[path = "common/logs.rs"]
 mod logs;
@@ -385,6 +388,38 @@ async fn a_deep_host_built_value_is_refused_without_recursion() {
         .join()
         .expect("no stack overflow");
     assert_eq!(result.error_message, "Tool t failed: InvalidArguments: arguments are nested deeper than 64 levels");
+}
+
+/// Tell how deeply `v` nests (arrays in arrays).
+#[toolhook::tool]
+fn t(
+    /// Nested arrays.
+    v: serde_json::Value,
+) -> String {
+    let mut depth = 0;
+    let mut at = &v;
+    while let Some(first) = at.as_array().and_then(|items| items.first()) {
+        depth += 1;
+        at = first;
+    }
+    depth.to_string()
+}
+
+#[tokio::test]
+async fn a_depth_limit_past_what_json_text_can_nest_counts_as_that_limit() {
+    let registry = ToolRegistry::new(RegistryConfig::default().max_argument_depth(400));
+    registry.register_provider(PluginToolProvider::from_declared());
+    let nested = |depth: usize| format!(r#"{{"v":{}1{}}}"#, "[".repeat(depth - 1), "]".repeat(depth - 1));
+    // The deepest text the limit allows is decoded into the tool's parameter.
+    let deepest = registry.invoke(ToolInvocation::new("t", nested(MAX_ARGUMENT_DEPTH)), None).await;
+    assert_eq!(deepest.content, (MAX_ARGUMENT_DEPTH - 1).to_string(), "{deepest:?}");
+    // Deeper text is refused by the depth rule, not as text the parser gave up on.
+    let expected =
+        format!("Tool t failed: InvalidArguments: arguments are nested deeper than {MAX_ARGUMENT_DEPTH} levels");
+    for depth in [MAX_ARGUMENT_DEPTH + 1, 200] {
+        let result = registry.invoke(ToolInvocation::new("t", nested(depth)), None).await;
+        assert_eq!(result.error_message, expected, "depth {depth}");
+    }
 }
 
 #[tokio::test]
