@@ -563,24 +563,9 @@ impl<T: TryFrom<i128> + TryFrom<u128>> IntVisitor<'_, T> {
     ) -> Result<T, E> {
         match n {
             Whole::Signed(n) => self.fit(n, shown, actual),
-            Whole::Big(n) => self.fit_big(n, shown, actual),
+            // Beyond `i128`: only a `u128` can hold it, and no `enum` value is one.
+            Whole::Big(n) => self.fit_checked(n, |_| false, shown, actual),
         }
-    }
-
-    /// A positive integer beyond `i128` (only a `u128` can hold one; no `enum` value is one).
-    fn fit_big<E: de::Error>(
-        &self,
-        n: u128,
-        shown: impl FnOnce() -> String,
-        actual: impl FnOnce() -> String,
-    ) -> Result<T, E> {
-        if let Some(allowed) = self.meta.allowed {
-            let allowed = allowed.iter().map(|lit| lit.to_value().to_string()).collect();
-            return Err(self.cx.fail(self.at, ArgsErrorKind::NotAllowed { allowed, actual: actual() }));
-        }
-        T::try_from(n).map_err(|_| {
-            self.cx.fail(self.at, ArgsErrorKind::OutOfRange { value: shown(), rust_type: self.meta.rust_type })
-        })
     }
 
     fn fit<E: de::Error>(
@@ -589,8 +574,23 @@ impl<T: TryFrom<i128> + TryFrom<u128>> IntVisitor<'_, T> {
         shown: impl FnOnce() -> String,
         actual: impl FnOnce() -> String,
     ) -> Result<T, E> {
+        self.fit_checked(n, |allowed| allowed.iter().any(|lit| lit.equals_int(n)), shown, actual)
+    }
+
+    /// Checks `n` against the parameter's `enum` (`listed` says whether it is one of the values)
+    /// and then against the Rust type.
+    fn fit_checked<N, E: de::Error>(
+        &self,
+        n: N,
+        listed: impl FnOnce(&[Literal]) -> bool,
+        shown: impl FnOnce() -> String,
+        actual: impl FnOnce() -> String,
+    ) -> Result<T, E>
+    where
+        T: TryFrom<N>,
+    {
         if let Some(allowed) = self.meta.allowed
-            && !allowed.iter().any(|lit| lit.equals_int(n))
+            && !listed(allowed)
         {
             let allowed = allowed.iter().map(|lit| lit.to_value().to_string()).collect();
             return Err(self.cx.fail(self.at, ArgsErrorKind::NotAllowed { allowed, actual: actual() }));
@@ -618,7 +618,7 @@ impl<'de, T: TryFrom<i128> + TryFrom<u128>> Visitor<'de> for IntVisitor<'_, T> {
     fn visit_u128<E: de::Error>(self, v: u128) -> Result<T, E> {
         match i128::try_from(v) {
             Ok(n) => self.fit(n, || v.to_string(), || format!("integer {v}")),
-            Err(_) => self.fit_big(v, || v.to_string(), || format!("integer {v}")),
+            Err(_) => self.fit_whole(Whole::Big(v), || v.to_string(), || format!("integer {v}")),
         }
     }
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<T, E> {
