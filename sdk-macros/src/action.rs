@@ -141,6 +141,15 @@ fn expand_item(
                         ),
                     );
                 }
+                // The call fills `action_data` with the model's original arguments, an object:
+                // as a string parameter it could never be decoded.
+                if param.schema_name == "action_data" {
+                    errors.error(
+                        &param.ident,
+                        "`action_data` is filled with the model's original arguments, an object; \
+                         take `&LegacyActionContext` and read its `action_data` instead",
+                    );
+                }
                 if param.enum_values.is_some() {
                     errors.error(
                         &param.ident,
