@@ -67,6 +67,18 @@ pub enum ArgsErrorKind {
         /// The value as received.
         value: String,
     },
+    /// A string that is not exactly one character, for a `char`.
+    NotOneCharacter {
+        /// What arrived (`string "ab"`).
+        actual: String,
+    },
+    /// An array of another length, for a fixed-size array (`[T; N]`).
+    WrongLength {
+        /// The length the Rust type has.
+        expected: usize,
+        /// The length that arrived.
+        actual: usize,
+    },
 }
 
 impl ArgsError {
@@ -147,6 +159,18 @@ impl ArgsError {
             }
             (ArgsErrorKind::NotExact { value }, Locale::ZhHans) => {
                 format!("{p}：{value} 过大，无法精确读取，请以字符串形式发送")
+            }
+            (ArgsErrorKind::NotOneCharacter { actual }, Locale::En) => {
+                format!("{p}: expected a single character, got {actual}")
+            }
+            (ArgsErrorKind::NotOneCharacter { actual }, Locale::ZhHans) => {
+                format!("{p}：应为单个字符，实际为 {actual}")
+            }
+            (ArgsErrorKind::WrongLength { expected, actual }, Locale::En) => {
+                format!("{p}: expected an array of {expected} items, got {actual}")
+            }
+            (ArgsErrorKind::WrongLength { expected, actual }, Locale::ZhHans) => {
+                format!("{p}：应为 {expected} 项的数组，实际为 {actual} 项")
             }
         }
     }
@@ -940,7 +964,7 @@ impl Param for char {
         let mut chars = s.chars();
         match (chars.next(), chars.next()) {
             (Some(c), None) => Ok(c),
-            _ => Err(cx.fail(at, ArgsErrorKind::Other(format!("expected a single character, got {}", actual_str(&s))))),
+            _ => Err(cx.fail(at, ArgsErrorKind::NotOneCharacter { actual: actual_str(&s) })),
         }
     }
 }
@@ -1124,8 +1148,7 @@ impl<P: Param, const N: usize> Param for [P; N] {
     ) -> Result<Self, D::Error> {
         let items = Vec::<P>::decode(d, at, meta, cx)?;
         let len = items.len();
-        <[P; N]>::try_from(items)
-            .map_err(|_| cx.fail(at, ArgsErrorKind::Other(format!("expected an array of {N} items, got {len}"))))
+        <[P; N]>::try_from(items).map_err(|_| cx.fail(at, ArgsErrorKind::WrongLength { expected: N, actual: len }))
     }
 }
 

@@ -113,6 +113,34 @@ async fn errors_are_localised() {
     assert_eq!(e.message(Locale::En), r#"days: expected integer, got string "five""#);
 }
 
+/// Initials.
+#[tool]
+fn initials(
+    /// One letter.
+    letter: char,
+    /// Exactly two points.
+    pair: [u8; 2],
+) -> String {
+    format!("{letter}{pair:?}")
+}
+
+#[tokio::test]
+async fn chars_and_fixed_arrays_say_what_they_need_in_both_locales() {
+    assert_eq!(call("initials", r#"{"letter":"é","pair":[1,2]}"#).await.unwrap().content, "é[1, 2]");
+    let both = |args: &'static str| async move {
+        let e = call_in("initials", args, None, Locale::ZhHans).await.unwrap_err();
+        [e.message(Locale::En).to_owned(), e.message(Locale::ZhHans).to_owned()]
+    };
+    assert_eq!(
+        both(r#"{"letter":"ab","pair":[1,2]}"#).await,
+        [r#"letter: expected a single character, got string "ab""#, r#"letter：应为单个字符，实际为 string "ab""#]
+    );
+    assert_eq!(
+        both(r#"{"letter":"a","pair":[1,2,3]}"#).await,
+        ["pair: expected an array of 2 items, got 3", "pair：应为 2 项的数组，实际为 3 项"]
+    );
+}
+
 #[tokio::test]
 async fn arguments_may_be_a_value() {
     let out = call_in("weather", json!({"city": "Rome", "days": 2}), None, Locale::En).await.unwrap();
