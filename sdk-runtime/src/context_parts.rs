@@ -81,6 +81,27 @@ impl ContextParts {
     }
 }
 
+impl ContextParts {
+    /// Whether [`project`](Self::project) of `ctx` in `locale` gives `projected`, found without
+    /// building the projection.
+    pub(crate) fn projects_to(self, ctx: ContextView<'_>, locale: Locale, projected: &ToolAvailabilityContext) -> bool {
+        let text = |part: ContextParts, value: &str, kept: &str| {
+            if self.contains(part) { value == kept } else { kept.is_empty() }
+        };
+        let chat = self.contains(Self::CHAT_SCOPE);
+        projected.locale == locale
+            && text(Self::SESSION, ctx.session_id, &projected.session_id)
+            && text(Self::STREAM, ctx.stream_id, &projected.stream_id)
+            && text(Self::GROUP, ctx.group_id, &projected.group_id)
+            && text(Self::USER, ctx.user_id, &projected.user_id)
+            && text(Self::PLATFORM, ctx.platform, &projected.platform)
+            && projected.is_group_chat == if chat { ctx.is_group_chat } else { None }
+            && projected.scope == if chat { ctx.scope } else { None }
+            && projected.permission == if self.contains(Self::PERMISSION) { ctx.permission } else { Default::default() }
+            && projected.phase == if self.contains(Self::PHASE) { ctx.phase } else { None }
+    }
+}
+
 /// The fields of either context, borrowed: what listings and access rules read.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ContextView<'a> {
@@ -199,5 +220,46 @@ mod tests {
         assert_eq!(projected.is_group_chat, Some(true));
         assert_eq!(projected.phase, Some(Phase::Action));
         assert_eq!(ContextParts::ALL.project((&ctx).into(), Locale::En), ctx);
+    }
+
+    #[test]
+    fn a_projection_is_recognised_without_being_built() {
+        let base = ToolAvailabilityContext {
+            session_id: "s".into(),
+            user_id: "u".into(),
+            platform: "qq".into(),
+            is_group_chat: Some(true),
+            permission: PermissionLevel::Owner,
+            phase: Some(Phase::Action),
+            ..Default::default()
+        };
+        let others = [
+            ToolAvailabilityContext { session_id: "t".into(), ..base.clone() },
+            ToolAvailabilityContext { user_id: "v".into(), ..base.clone() },
+            ToolAvailabilityContext { stream_id: "x".into(), ..base.clone() },
+            ToolAvailabilityContext { group_id: "g".into(), ..base.clone() },
+            ToolAvailabilityContext { platform: "QQ".into(), ..base.clone() },
+            ToolAvailabilityContext { is_group_chat: Some(false), ..base.clone() },
+            ToolAvailabilityContext { scope: Some(ChatScope::Private), ..base.clone() },
+            ToolAvailabilityContext { permission: PermissionLevel::User, ..base.clone() },
+            ToolAvailabilityContext { phase: None, ..base.clone() },
+            base.clone(),
+        ];
+        let sets = [
+            ContextParts::NONE,
+            ContextParts::SESSION,
+            ContextParts::PHASE | ContextParts::CHAT_SCOPE,
+            ContextParts::PLATFORM | ContextParts::PERMISSION | ContextParts::USER,
+            ContextParts::STREAM | ContextParts::GROUP,
+            ContextParts::ALL,
+        ];
+        for parts in sets {
+            let projected = parts.project((&base).into(), Locale::En);
+            for other in &others {
+                let same = parts.project(other.into(), Locale::En) == projected;
+                assert_eq!(parts.projects_to(other.into(), Locale::En, &projected), same, "{parts} {other:?}");
+            }
+            assert!(!parts.projects_to((&base).into(), Locale::ZhHans, &projected), "{parts}: another locale");
+        }
     }
 }

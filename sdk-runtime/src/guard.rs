@@ -4,6 +4,7 @@
 //! start of the call (a first poll that blocks counts too), and a missing timer is an answer,
 //! not a panic.
 
+use crate::clock::{self, Coarse};
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::task::{Context, Poll};
@@ -122,13 +123,39 @@ impl<T> Drop for DropGuard<'_, T> {
     }
 }
 
+/// Where a call's time starts counting.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Stamp {
+    /// A reading of the coarse clock: a call whose limit is long enough is measured with it
+    /// (see [`crate::clock`]); one with a shorter limit starts on tokio's clock when it is run.
+    Coarse(Coarse),
+    /// A reading of tokio's clock (which a test can pause).
+    Precise(Instant),
+}
+
+impl Stamp {
+    /// Now, on the coarse clock: a call's start before its limit is known.
+    #[inline]
+    pub(crate) fn now() -> Stamp {
+        Stamp::Coarse(Coarse::now())
+    }
+
+    /// Now, on tokio's clock.
+    pub(crate) fn precise() -> Stamp {
+        Stamp::Precise(Instant::now())
+    }
+}
+
 /// Runs `future` until it finishes, panics, or `limit` (counted from `started`) passes.
 ///
 /// The first poll happens without a timer: most calls finish on it, and they need neither a
 /// timer nor a tokio runtime. A result that arrives after the deadline (because a poll blocked
 /// the thread) is a timeout all the same. The first poll is measured from `started` (one clock
 /// read less per call; what ran before it counts as blocking, as it does against the deadline).
-pub(crate) async fn run<T>(future: BoxFuture<'_, T>, limit: Option<Duration>, started: Instant) -> Guarded<T> {
+/// A long limit is measured on the coarse clock until the call first waits (see
+/// [`crate::clock`]): a call is then never failed before its limit, and a call that blocked
+/// past it may be let through when it returns within two ticks of it.
+pub(crate) async fn run<T>(future: BoxFuture<'_, T>, limit: Option<Duration>, started: Stamp) -> Guarded<T> {
     run_timed(future, limit, started).await.0
 }
 
@@ -137,47 +164,130 @@ pub(crate) async fn run<T>(future: BoxFuture<'_, T>, limit: Option<Duration>, st
 pub(crate) async fn run_timed<T>(
     future: BoxFuture<'_, T>,
     limit: Option<Duration>,
-    started: Instant,
-) -> (Guarded<T>, Instant) {
+    started: Stamp,
+) -> (Guarded<T>, Stamp) {
     let mut guard = DropGuard::new(future);
-    let deadline = limit.map(|limit| (limit, started + limit));
+    let mut clock = Clock::new(limit, started);
     // Boxed when armed: only a call that waits arms it, and a waiting call costs far more than
     // the allocation, while a timer kept inline would make every call's future larger (and every
     // move of it dearer), whether it waits or not.
     let mut timer: Option<std::pin::Pin<Box<tokio::time::Sleep>>> = None;
-    let mut first_poll = true;
-    let mut ended = started;
-    let outcome = std::future::poll_fn(|cx| {
-        let before = if std::mem::take(&mut first_poll) { started } else { Instant::now() };
-        let polled = guard.poll_guarded(cx);
-        let after = Instant::now();
-        ended = after;
-        // Whether the call blocked its thread past its limit is only worked out when it timed
-        // out at the end of a poll. Only the last poll can have taken longer than the limit: every
-        // poll before it ended before the deadline, which is the limit after the start. So no
-        // duration is computed for a call that finishes in time or goes on waiting.
-        let timed_out = |limit: Duration| {
-            let this_poll = after.saturating_duration_since(before);
-            TimedOut { limit, blocked_for: (this_poll > limit).then_some(this_poll) }
-        };
-        match polled {
-            Poll::Ready(Err(payload)) => return Poll::Ready(Guarded::Panicked(panic_message(&*payload))),
-            Poll::Ready(Ok(value)) => {
-                return Poll::Ready(match deadline {
-                    Some((limit, deadline)) if after > deadline => Guarded::TimedOut(timed_out(limit)),
-                    _ => Guarded::Finished(value),
-                });
+    let outcome = std::future::poll_fn(|cx| clock.poll(&mut guard, &mut timer, cx)).await;
+    (outcome, clock.ended)
+}
+
+/// How a guarded run is timed, and when its last poll ended.
+struct Clock {
+    timing: Timing,
+    /// The reading taken when the last poll ended (the start before the first).
+    ended: Stamp,
+}
+
+#[derive(Clone, Copy)]
+enum Timing {
+    /// No limit: nothing to measure.
+    Unlimited,
+    /// A long limit, before the call first waits: on the coarse clock.
+    Coarse { limit: Duration, started: Coarse },
+    /// On tokio's clock: a short limit, or a call that has waited. The next poll is measured
+    /// from `from` when it is set (the start), else from when it begins.
+    Precise { limit: Duration, deadline: Instant, from: Option<Instant> },
+}
+
+impl Clock {
+    fn new(limit: Option<Duration>, started: Stamp) -> Self {
+        let precise =
+            |limit, from: Instant| Timing::Precise { limit, deadline: deadline_after(from, limit), from: Some(from) };
+        let timing = match (limit, started) {
+            (None, _) => Timing::Unlimited,
+            (Some(limit), Stamp::Coarse(started)) if clock::coarse_enough(clock::nanos(limit)) => {
+                Timing::Coarse { limit, started }
             }
-            Poll::Pending => {}
-        }
-        let Some((limit, deadline)) = deadline else { return Poll::Pending };
-        if after >= deadline {
-            guard.release();
-            return Poll::Ready(Guarded::TimedOut(timed_out(limit)));
-        }
+            // A short limit starts on the precise clock now: only the registry's own lookup has
+            // run since the coarse reading.
+            (Some(limit), Stamp::Coarse(_)) => precise(limit, Instant::now()),
+            (Some(limit), Stamp::Precise(from)) => precise(limit, from),
+        };
+        Clock { timing, ended: started }
+    }
+
+    /// Polls the guarded future once, and its timer when it waits.
+    fn poll<T>(
+        &mut self,
+        guard: &mut DropGuard<'_, T>,
+        timer: &mut Option<std::pin::Pin<Box<tokio::time::Sleep>>>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Guarded<T>> {
+        let panicked = |payload: Box<dyn std::any::Any + Send>| Guarded::Panicked(panic_message(&*payload));
+        let (limit, deadline) = match self.timing {
+            Timing::Unlimited => {
+                let polled = guard.poll_guarded(cx);
+                if polled.is_ready() {
+                    self.ended = Stamp::now();
+                }
+                return polled.map(|outcome| outcome.map_or_else(panicked, Guarded::Finished));
+            }
+            Timing::Coarse { limit, started } => {
+                let polled = guard.poll_guarded(cx);
+                let after = Coarse::now();
+                self.ended = Stamp::Coarse(after);
+                let measured = after.nanos_since(started);
+                // The interval is true to a tick either way: a call counts as over its limit
+                // only when it surely is.
+                let surely = clock::at_least(measured);
+                let over = surely >= clock::nanos(limit);
+                let blocked =
+                    || Guarded::TimedOut(TimedOut { limit, blocked_for: Some(Duration::from_nanos(measured)) });
+                match polled {
+                    Poll::Ready(Err(payload)) => return Poll::Ready(panicked(payload)),
+                    Poll::Ready(Ok(_)) if over => return Poll::Ready(blocked()),
+                    Poll::Ready(Ok(value)) => return Poll::Ready(Guarded::Finished(value)),
+                    Poll::Pending if over => {
+                        guard.release();
+                        return Poll::Ready(blocked());
+                    }
+                    // It waits: from here on it is timed on tokio's clock, from its start as
+                    // surely measured.
+                    Poll::Pending => {
+                        let now = Instant::now();
+                        self.ended = Stamp::Precise(now);
+                        let surely = Duration::from_nanos(surely);
+                        let deadline = deadline_after(now.checked_sub(surely).unwrap_or(now), limit);
+                        self.timing = Timing::Precise { limit, deadline, from: None };
+                        (limit, deadline)
+                    }
+                }
+            }
+            Timing::Precise { limit, deadline, from } => {
+                let before = from.unwrap_or_else(Instant::now);
+                self.timing = Timing::Precise { limit, deadline, from: None };
+                let polled = guard.poll_guarded(cx);
+                let after = Instant::now();
+                self.ended = Stamp::Precise(after);
+                // Whether the call blocked its thread past its limit is only worked out when it
+                // timed out at the end of a poll. Only the last poll can have taken longer than
+                // the limit: every poll before it ended before the deadline, which is the limit
+                // after the start. So no duration is computed for a call that finishes in time or
+                // goes on waiting.
+                let timed_out = || {
+                    let this_poll = after.saturating_duration_since(before);
+                    Guarded::TimedOut(TimedOut { limit, blocked_for: (this_poll > limit).then_some(this_poll) })
+                };
+                match polled {
+                    Poll::Ready(Err(payload)) => return Poll::Ready(panicked(payload)),
+                    Poll::Ready(Ok(_)) if after > deadline => return Poll::Ready(timed_out()),
+                    Poll::Ready(Ok(value)) => return Poll::Ready(Guarded::Finished(value)),
+                    Poll::Pending if after >= deadline => {
+                        guard.release();
+                        return Poll::Ready(timed_out());
+                    }
+                    Poll::Pending => (limit, deadline),
+                }
+            }
+        };
         if timer.is_none() {
             match arm(deadline) {
-                Ok(sleep) => timer = Some(Box::pin(sleep)),
+                Ok(sleep) => *timer = Some(Box::pin(sleep)),
                 Err(missing) => {
                     guard.release();
                     return Poll::Ready(Guarded::NoTimer(missing));
@@ -197,9 +307,13 @@ pub(crate) async fn run_timed<T>(
                 Poll::Ready(Guarded::NoTimer(NoTimer::TimersDisabled))
             }
         }
-    })
-    .await;
-    (outcome, ended)
+    }
+}
+
+/// `from + limit`, or a time too far ahead to matter when that is past what the clock holds.
+fn deadline_after(from: Instant, limit: Duration) -> Instant {
+    const FAR: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+    from.checked_add(limit).or_else(|| from.checked_add(FAR)).unwrap_or(from)
 }
 
 /// A timer for `deadline`, or why there is none (checked without panicking where tokio allows,
@@ -243,18 +357,18 @@ mod tests {
             let _bomb = PanicsOnDrop;
             std::future::pending::<()>().await;
         });
-        let outcome = run(future, Some(Duration::from_millis(10)), Instant::now()).await;
+        let outcome = run(future, Some(Duration::from_millis(10)), Stamp::precise()).await;
         assert!(matches!(outcome, Guarded::TimedOut(TimedOut { blocked_for: None, .. })), "{outcome:?}");
     }
 
     #[test]
     fn waiting_outside_tokio_is_an_answer_not_a_panic() {
         let future: BoxFuture<'static, ()> = Box::pin(std::future::pending());
-        let outcome = futures_executor::block_on(run(future, Some(Duration::from_millis(10)), Instant::now()));
+        let outcome = futures_executor::block_on(run(future, Some(Duration::from_millis(10)), Stamp::precise()));
         assert!(matches!(outcome, Guarded::NoTimer(NoTimer::NoRuntime)), "{outcome:?}");
         // A call that needs no wait works on any executor.
         let ready: BoxFuture<'static, u8> = Box::pin(async { 7 });
-        let outcome = futures_executor::block_on(run(ready, Some(Duration::from_millis(10)), Instant::now()));
+        let outcome = futures_executor::block_on(run(ready, Some(Duration::from_millis(10)), Stamp::precise()));
         assert!(matches!(outcome, Guarded::Finished(7)));
     }
 
@@ -263,7 +377,7 @@ mod tests {
         let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
         let outcome = rt.block_on(async {
             let future: BoxFuture<'static, ()> = Box::pin(std::future::pending());
-            run(future, Some(Duration::from_millis(10)), Instant::now()).await
+            run(future, Some(Duration::from_millis(10)), Stamp::precise()).await
         });
         assert!(matches!(outcome, Guarded::NoTimer(NoTimer::TimersDisabled)), "{outcome:?}");
     }
@@ -271,7 +385,7 @@ mod tests {
     /// Runs a call that blocks its thread for 60 ms in one poll under a 20 ms limit, and checks
     /// that it timed out as a call that blocked for at least that long.
     async fn assert_reported_as_blocking(future: BoxFuture<'static, u8>) {
-        let outcome = run(future, Some(Duration::from_millis(20)), Instant::now()).await;
+        let outcome = run(future, Some(Duration::from_millis(20)), Stamp::precise()).await;
         match outcome {
             Guarded::TimedOut(TimedOut { blocked_for: Some(blocked), .. }) => {
                 assert!(blocked >= Duration::from_millis(60), "{blocked:?}");
@@ -308,13 +422,55 @@ mod tests {
         .await;
     }
 
+    /// The shortest limit measured on the coarse clock here.
+    fn long_limit() -> Duration {
+        Duration::from_nanos(clock::resolution() * u64::from(clock::COARSE_TICKS)).max(Duration::from_millis(1))
+    }
+
+    #[tokio::test]
+    async fn a_long_limit_catches_a_first_poll_that_blocks_past_it() {
+        let limit = long_limit();
+        // Past the limit by more than the coarse clock's two-tick tolerance.
+        let block = limit + Duration::from_nanos(3 * clock::resolution()) + Duration::from_millis(20);
+        let future: BoxFuture<'static, u8> = Box::pin(async move {
+            std::thread::sleep(block);
+            1
+        });
+        match run(future, Some(limit), Stamp::now()).await {
+            Guarded::TimedOut(TimedOut { blocked_for: Some(blocked), .. }) => {
+                assert!(blocked + Duration::from_nanos(clock::resolution()) >= block, "{blocked:?} < {block:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_long_limit_lets_a_call_that_finishes_within_it_through() {
+        let limit = long_limit();
+        let future: BoxFuture<'static, u8> = Box::pin(async move {
+            std::thread::sleep(Duration::from_millis(5));
+            tokio::task::yield_now().await;
+            7
+        });
+        assert!(matches!(run(future, Some(limit), Stamp::now()).await, Guarded::Finished(7)));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_call_with_a_long_limit_that_waits_times_out_at_its_limit() {
+        let started = Instant::now();
+        let future: BoxFuture<'static, ()> = Box::pin(std::future::pending());
+        let outcome = run(future, Some(Duration::from_secs(60)), Stamp::now()).await;
+        assert!(matches!(outcome, Guarded::TimedOut(TimedOut { blocked_for: None, .. })), "{outcome:?}");
+        assert_eq!(started.elapsed(), Duration::from_secs(60));
+    }
+
     #[tokio::test]
     async fn a_call_that_only_waits_past_its_limit_did_not_block() {
         let future: BoxFuture<'static, u8> = Box::pin(async {
             tokio::time::sleep(Duration::from_millis(200)).await;
             1
         });
-        let outcome = run(future, Some(Duration::from_millis(20)), Instant::now()).await;
+        let outcome = run(future, Some(Duration::from_millis(20)), Stamp::precise()).await;
         assert!(matches!(outcome, Guarded::TimedOut(TimedOut { blocked_for: None, .. })), "{outcome:?}");
     }
 }

@@ -118,6 +118,13 @@
 //!   count too); argument text is refused over 1 MiB or 64 levels of nesting. A call that
 //!   finishes on its first poll needs no timer, so it works on any executor; one that has to
 //!   wait needs tokio with timers, and says so in its result otherwise.
+//! - **Timing precision**: a precise clock reading costs tens of nanoseconds, a large share of a
+//!   fast call, so calls and hook handlers whose limit is at least 64 ticks of the kernel's
+//!   coarse clock (256 ms on a 250 Hz Linux kernel) are timed with that clock until they first
+//!   wait. Such a call is never failed before its limit; one that blocks its thread past the
+//!   limit and then returns may be let through when it returns within two ticks of it (at
+//!   most 1/32 of the limit). Shorter limits, and calls that wait, are timed to the
+//!   nanosecond on tokio's clock (which a test can pause).
 //! - **Access rules fail closed**: a tool limited to platforms or scopes is hidden and refused
 //!   when the context does not say which platform or scope it is called from.
 //! - **Plugin routing**: a call routed to the plugin provider names its `plugin_id` only when two
@@ -171,6 +178,7 @@
 
 mod access;
 mod cache;
+mod clock;
 mod command;
 mod context_parts;
 mod deferred;
@@ -185,6 +193,7 @@ pub mod manifest;
 pub mod mcp;
 mod plugins;
 mod provider;
+mod recent_routes;
 mod registry;
 mod results;
 mod routes;

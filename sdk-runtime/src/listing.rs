@@ -195,6 +195,11 @@ impl ProviderListings {
         self.provider.provider_name()
     }
 
+    /// The parts of the context the provider's listings read.
+    pub(crate) fn parts(&self) -> ContextParts {
+        self.parts
+    }
+
     fn slot(&self, key: &Key) -> Arc<Slot> {
         if let Some(fixed) = &self.fixed {
             return fixed[fixed_slot(key.as_ref().map(|ctx| ctx.locale))].clone();
@@ -290,7 +295,7 @@ impl ProviderListings {
         let listing: BoxFuture<'static, Result<Vec<ToolSpec>, ToolError>> =
             Box::pin(async move { provider.list_tools(key.as_ref()).await });
         let mut run: BoxFuture<'static, Fetched> =
-            Box::pin(guard::run(listing, Some(self.settings.timeout), Instant::now()));
+            Box::pin(guard::run(listing, Some(self.settings.timeout), guard::Stamp::precise()));
         let first = std::future::poll_fn(|cx| std::task::Poll::Ready(run.as_mut().poll(cx))).await;
         match first {
             std::task::Poll::Ready(fetched) => self.settle(slot, epoch, fetched),

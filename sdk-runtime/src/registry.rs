@@ -3,15 +3,16 @@
 
 use crate::access::AccessFacts;
 use crate::cache::{Bounded, bounded};
-use crate::context_parts::ContextView;
-use crate::guard::{self, Guarded};
+use crate::context_parts::{ContextParts, ContextView};
+use crate::guard::{self, Guarded, Stamp};
 use crate::listing::{Found, ListingSettings, ProviderListings};
 use crate::provider::{LinkedRegistry, RegistryLink, ToolProvider};
+use crate::recent_routes;
 use crate::routes::{self, DuplicatePolicy, RouteRef, Routes, Warnings, shown};
 use crate::strict_arguments::from_strict;
 use serde_json::Value;
 use smallvec::SmallVec;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 use tokio::time::Instant;
@@ -276,6 +277,11 @@ impl Default for ToolRegistry {
 }
 
 pub(crate) struct RegistryInner {
+    /// Unique in the process: what the per-thread memo of name spaces knows the registry by.
+    id: u64,
+    /// Bumped whenever the tools may have changed (a provider came, went or said so), before the
+    /// watchers are told: a name space remembered at an older generation is not used.
+    generation: AtomicU64,
     config: RegistryConfig,
     providers: RwLock<Arc<ProviderSet>>,
     warnings: Warnings,
@@ -299,6 +305,7 @@ impl RegistryLink {
 
 impl RegistryInner {
     pub(crate) fn changed(&self) {
+        self.generation.fetch_add(1, Ordering::AcqRel);
         self.changes.send_modify(|n| *n = n.wrapping_add(1));
     }
 }
@@ -321,6 +328,9 @@ impl RegistryChanges {
 struct ProviderSet {
     entries: Vec<Arc<ProviderListings>>,
     routes: Bounded<RoutesKey, Arc<Routes>>,
+    /// The parts of a context that tell its name space apart: those any provider's listing
+    /// reads, and those the access rules read.
+    parts: ContextParts,
 }
 
 /// What a name space depends on: the listing each provider contributed (0: none), and the
@@ -353,6 +363,8 @@ impl ToolRegistry {
         let set = ProviderSet::new(Vec::new(), config.route_cache_capacity);
         ToolRegistry {
             inner: Arc::new(RegistryInner {
+                id: next_registry_id(),
+                generation: AtomicU64::new(0),
                 config,
                 providers: RwLock::new(Arc::new(set)),
                 warnings: Warnings::new(),
@@ -611,7 +623,9 @@ impl ToolRegistry {
     ///
     /// The timeout (the tool's own, else [`RegistryConfig::default_timeout`]) counts from the
     /// moment the returned future is first polled: finding the tool and a handler that blocks
-    /// its thread before its first `.await` use it up too.
+    /// its thread before its first `.await` use it up too. A limit of 256 ms or more is checked
+    /// to the kernel's clock tick until the call first waits (see "Timing precision" in the
+    /// [crate docs](crate#choices)): a call is never failed before its limit.
     ///
     /// A tool the caller's access rules hide answers `Tool not found`, as if it did not exist: a
     /// plain failed result, with nothing else set; a `debug` log names the rule that hid it
@@ -637,12 +651,10 @@ impl ToolRegistry {
         ctx: Option<&ToolExecutionContext>,
         found: Option<&mut Option<ToolSpec>>,
     ) -> ToolExecutionResult {
-        let started = Instant::now();
+        // The call's time counts from here (see `guard::run` for the clock it is read from).
+        let mut started = Stamp::now();
         let config = &self.inner.config;
         let locale = config.locale;
-        // Finding the tool waits at most as long as the call may take.
-        let find_by =
-            started + config.default_timeout.map_or(config.listing_timeout, |t| t.min(config.listing_timeout));
         let caller = Caller::Execution(ctx);
         // The name space; it outlives the block below, whose route borrows it.
         let routes: Arc<Routes>;
@@ -657,8 +669,16 @@ impl ToolRegistry {
             let mut call = call;
             routes = match self.routes_now(caller, locale) {
                 Some(routes) => routes,
-                // The slow path is boxed so that the call's future stays small.
-                None => Box::pin(self.resolve(caller, Some(&call.tool_name), find_by, locale)).await,
+                // The slow path is boxed so that the call's future stays small. It may wait for
+                // listings, and is timed on the precise clock from its start.
+                None => {
+                    let now = Instant::now();
+                    started = Stamp::Precise(now);
+                    // Finding the tool waits at most as long as the call may take.
+                    let find_by =
+                        now + config.default_timeout.map_or(config.listing_timeout, |t| t.min(config.listing_timeout));
+                    Box::pin(self.resolve(caller, Some(&call.tool_name), find_by, locale)).await
+                }
             };
             let Some(route) = routes.get(&call.tool_name) else {
                 let requested = call.tool_name;
@@ -754,7 +774,7 @@ impl ToolRegistry {
             let name = entry.name().to_owned();
             let limit = Some(self.inner.config.listing_timeout);
             let closed = match guard::create(|| entry.provider.close()) {
-                Ok(future) => match guard::run(future, limit, Instant::now()).await {
+                Ok(future) => match guard::run(future, limit, Stamp::precise()).await {
                     Guarded::Finished(closed) => closed,
                     Guarded::Panicked(message) => Err(ToolError::panic(message.unwrap_or_default())),
                     Guarded::TimedOut(timed_out) => Err(timeout_error(timed_out.limit)),
@@ -814,15 +834,24 @@ impl ToolRegistry {
     }
 
     /// The name space for a caller when every provider's listing and the name space itself are
-    /// cached and current: no waiting, no allocation beyond the key's.
+    /// cached and current: no waiting, no allocation beyond the key's. The name space this
+    /// thread last used for such a caller comes first, without a lock (see
+    /// [`recent_routes`](crate::recent_routes)).
     fn routes_now(&self, caller: Caller<'_>, locale: Locale) -> Option<Arc<Routes>> {
-        let set = read(&self.inner.providers);
         let view = caller.view();
+        // Read before the set: a change after it makes whatever is remembered below stale.
+        let generation = self.inner.generation.load(Ordering::Acquire);
+        if let Some(routes) = recent_routes::find(self.inner.id, generation, view, locale) {
+            return Some(routes);
+        }
+        let set = read(&self.inner.providers);
         let mut listings = SmallVec::with_capacity(set.entries.len());
         for entry in &set.entries {
             listings.push(entry.fresh(view, locale)?);
         }
-        set.routes.get(&RoutesKey { listings, facts: AccessFacts::of(view) })
+        let routes = set.routes.get(&RoutesKey { listings, facts: AccessFacts::of(view) })?;
+        recent_routes::remember(self.inner.id, generation, set.parts, view, locale, &routes);
+        Some(routes)
     }
 
     /// The name space for a caller. Each provider's listing comes from its cache; a provider
@@ -883,7 +912,9 @@ impl ToolRegistry {
 
 impl ProviderSet {
     fn new(entries: Vec<Arc<ProviderListings>>, capacity: usize) -> Self {
-        ProviderSet { entries, routes: bounded(capacity) }
+        let access = ContextParts::PLATFORM | ContextParts::CHAT_SCOPE | ContextParts::PERMISSION;
+        let parts = entries.iter().fold(access, |parts, entry| parts | entry.parts());
+        ProviderSet { entries, routes: bounded(capacity), parts }
     }
 }
 
@@ -915,6 +946,12 @@ fn provider_call<'r>(route: RouteRef<'r>, call: &mut ToolInvocation, requested: 
         None => {}
     }
     None
+}
+
+/// A registry id no other registry of the process has.
+fn next_registry_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// `Timeout: no result within {n} ms` and its zh-Hans form.

@@ -7,7 +7,7 @@ use super::observers::{ObserverOverflow, Observers};
 use super::spec::{HookSpec, HookSpecRegistry};
 use super::validate;
 use crate::Source;
-use crate::guard::{self, Guarded};
+use crate::guard::{self, Guarded, Stamp};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -16,7 +16,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 use tokio::sync::oneshot;
-use tokio::time::Instant;
 use toolhook::Locale;
 use toolhook::hooks::{
     ErrorPolicy, HandlerOutcome, HookAction, HookArgs, HookContext, HookHandlerError, HookMode, HookNames, HookOrder,
@@ -561,7 +560,7 @@ impl HookDispatcher {
         let mut shared: Option<(usize, Arc<HookArgs>)> = None;
         let mut changes = 0usize;
         // One clock read per blocking handler: each starts when the one before it returned.
-        let mut clock = Instant::now();
+        let mut clock = Stamp::now();
         for target in targets.iter() {
             if self.is_shut_down() {
                 break;
@@ -633,7 +632,7 @@ impl Inner {
     /// one call, with its loaded check, breaker permit, timeout and panic catching; its timeout
     /// counts from `started`. Also gives the clock reading taken when the handler returned
     /// (`started` when it did not run), from which the next handler of a dispatch starts.
-    async fn run(&self, handler: &Handler, kwargs: HookArgs, timeout: Duration, started: Instant) -> (Run, Instant) {
+    async fn run(&self, handler: &Handler, kwargs: HookArgs, timeout: Duration, started: Stamp) -> (Run, Stamp) {
         if handler.missing_instance || !handler.loaded.load(Ordering::Relaxed) {
             return (Run::Failed(self.not_loaded(handler.plugin_id())), started);
         }
@@ -657,7 +656,7 @@ impl Inner {
         // its drop is contained), cancelling the handler.
         let (outcome, ended) = match guard::create(|| (handler.call)(kwargs, ctx)) {
             Ok(future) => guard::run_timed(future, Some(timeout), started).await,
-            Err(payload) => (Guarded::Panicked(guard::panic_message(&*payload)), Instant::now()),
+            Err(payload) => (Guarded::Panicked(guard::panic_message(&*payload)), Stamp::now()),
         };
         let run = match outcome {
             Guarded::TimedOut(timed_out) => {
@@ -797,7 +796,7 @@ impl Inner {
     async fn observe(&self, handler: &Handler, kwargs: HookArgs, timeout: Duration) {
         let full = handler.full_name();
         let hook = &**handler.names.hook_name();
-        match self.run(handler, kwargs, timeout, Instant::now()).await.0 {
+        match self.run(handler, kwargs, timeout, Stamp::now()).await.0 {
             Run::Outcome(outcome) => {
                 if outcome.modified.is_some() || outcome.action == HookAction::Abort {
                     tracing::warn!(hook, handler = full, "observers cannot modify the arguments or abort; ignored");

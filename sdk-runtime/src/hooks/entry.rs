@@ -223,7 +223,9 @@ impl HookHandlerEntry {
     /// Its own timeout; zero means the hook spec's default (the default). It counts from the
     /// handler's start (a blocking handler starts when the one before it returned) and covers
     /// the whole call: a handler that blocks its thread past it is timed out when it returns,
-    /// and its changes are dropped.
+    /// and its changes are dropped. Limits of 256 ms or more are checked to the kernel's clock
+    /// tick while the handler has not waited (see "Timing precision" in the
+    /// [crate docs](crate#choices)).
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout_ms = Ok(u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX));
         self

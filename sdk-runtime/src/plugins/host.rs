@@ -582,7 +582,7 @@ impl PluginHost {
         let panicked = |message: Option<String>| format!("panic: {}", message.unwrap_or_default());
         let future = guard::create(call).map_err(|p| panicked(panic_message(&*p)))?;
         let limit = self.inner.lifecycle_timeout;
-        match guard::run(future, Some(limit), tokio::time::Instant::now()).await {
+        match guard::run(future, Some(limit), guard::Stamp::precise()).await {
             Guarded::Finished(result) => result,
             Guarded::Panicked(message) => Err(panicked(message)),
             Guarded::TimedOut(_) => Err(format!("{what} did not finish within {} ms", limit.as_millis())),
