@@ -5,9 +5,9 @@
 use crate::cache::{Bounded, bounded};
 use crate::context_parts::{ContextParts, ContextView};
 use crate::guard::{self, Guarded};
-use crate::provider::ToolProvider;
+use crate::provider::{DirectCall, ToolProvider};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 use tokio::sync::watch;
 use tokio::time::Instant;
@@ -31,22 +31,44 @@ pub(crate) struct ListingSettings {
 pub(crate) struct Listing {
     pub(crate) id: u64,
     pub(crate) specs: Vec<ToolSpec>,
-    /// Each spec's listed copy under its own name, made once and shared by every name space
-    /// built from this listing.
-    listed: Vec<std::sync::OnceLock<ToolSpec>>,
+    /// What is made of each spec on first use and shared by every name space built from this
+    /// listing.
+    made: Vec<Made>,
+}
+
+/// What a listing makes of one spec when it is first needed.
+#[derive(Default)]
+struct Made {
+    /// The spec's listed copy under its own name.
+    listed: OnceLock<ToolSpec>,
+    /// The provider's direct call of the tool, if it has one.
+    direct: OnceLock<Option<Box<dyn DirectCall>>>,
+}
+
+impl std::fmt::Debug for Made {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Made").field("listed", &self.listed.get().is_some()).finish_non_exhaustive()
+    }
 }
 
 impl Listing {
     fn new(specs: Vec<ToolSpec>) -> Self {
-        let listed = specs.iter().map(|_| std::sync::OnceLock::new()).collect();
-        Listing { id: next_listing_id(), specs, listed }
+        let made = specs.iter().map(|_| Made::default()).collect();
+        Listing { id: next_listing_id(), specs, made }
     }
 
     /// The copy of spec `i` a registry lists under the spec's own name.
     pub(crate) fn listed(&self, i: usize, provider: &dyn ToolProvider) -> &ToolSpec {
         let spec = &self.specs[i];
-        self.listed[i]
+        self.made[i]
+            .listed
             .get_or_init(|| spec.__listed_copy(spec.name(), provider.provider_name(), provider.provider_type()))
+    }
+
+    /// The provider's direct call of spec `i`, asked for once per listing.
+    #[inline]
+    pub(crate) fn direct(&self, i: usize, provider: &dyn ToolProvider) -> Option<&dyn DirectCall> {
+        self.made[i].direct.get_or_init(|| provider.__direct_call(&self.specs[i])).as_deref()
     }
 }
 

@@ -8,7 +8,7 @@ use crate::guard::{self, Guarded, Stamp};
 use crate::listing::{Found, ListingSettings, ProviderListings};
 use crate::provider::{LinkedRegistry, RegistryLink, ToolProvider};
 use crate::recent_routes;
-use crate::routes::{self, DuplicatePolicy, RouteRef, Routes, Warnings, shown};
+use crate::routes::{self, DuplicatePolicy, ProviderKind, RouteRef, Routes, Warnings, shown};
 use crate::strict_arguments::from_strict;
 use serde_json::Value;
 use smallvec::SmallVec;
@@ -711,14 +711,19 @@ impl ToolRegistry {
                 return ToolExecutionResult::failure(requested, text);
             }
             call.arguments = from_strict(std::mem::take(&mut call.arguments), route.spec().parameters_schema());
-            let server = provider_call(route, &mut call, requested);
+            let server = provider_call(route, &mut call);
             let provider = route.provider();
             localized =
                 ctx.filter(|c| c.locale != locale).map(|c| Box::new(ToolExecutionContext { locale, ..c.clone() }));
             let ctx = localized.as_deref().or(ctx);
             let created = guard::create(move || match server {
                 Some(server) => provider.__invoke_on_server(call, ctx, server),
-                None => provider.invoke(call, ctx),
+                // The provider's ready-made call of the tool, when it has one: it skips the
+                // provider's own per-call lookup.
+                None => match route.direct() {
+                    Some(direct) => direct.call(call, ctx),
+                    None => provider.invoke(call, ctx),
+                },
             });
             (route, created)
         };
@@ -921,16 +926,18 @@ impl ProviderSet {
 /// The invocation a provider receives: its own name for the tool, and where the tool comes
 /// from when the provider needs to know. Returns the MCP server a call of an MCP-type provider
 /// names, which [`ToolProvider::__invoke_on_server`] passes on.
-fn provider_call<'r>(route: RouteRef<'r>, call: &mut ToolInvocation, requested: &str) -> Option<&'r str> {
-    if route.original_name() != requested {
+fn provider_call<'r>(route: RouteRef<'r>, call: &mut ToolInvocation) -> Option<&'r str> {
+    if route.renamed() {
         call.tool_name = route.original_name().to_owned();
     }
     // Which of the provider's tools is meant: MCP calls always name their server (a caller cannot
     // forge it); plugin calls name their plugin when the provider lists the name more than once,
     // or when the caller tried to name one.
-    let pinned_key = match route.provider().provider_type() {
-        "mcp" => Some(("mcp_server_name", "server_name")),
-        "plugin" if route.ambiguous() || call.metadata().contains_key("plugin_id") => Some(("plugin_id", "plugin_id")),
+    let pinned_key = match route.kind() {
+        ProviderKind::Mcp => Some(("mcp_server_name", "server_name")),
+        ProviderKind::Plugin if route.ambiguous() || call.metadata().contains_key("plugin_id") => {
+            Some(("plugin_id", "plugin_id"))
+        }
         _ => None,
     };
     let (key, from) = pinned_key?;

@@ -4,7 +4,7 @@
 
 use crate::cache::{Bounded, bounded};
 use crate::listing::Listing;
-use crate::provider::ToolProvider;
+use crate::provider::{DirectCall, ToolProvider};
 use hashbrown::HashTable;
 use rustc_hash::{FxBuildHasher, FxHashMap as HashMap};
 use serde_json::Value;
@@ -40,6 +40,8 @@ const MAX_ECHO_CHARS: usize = 128;
 pub(crate) struct Routes {
     /// The providers that contributed a listing, in registration order.
     sources: Sources,
+    /// What kind each source's provider is.
+    kinds: Vec<ProviderKind>,
     order: Vec<Route>,
     /// Positions in `order`, found by the route's registry name.
     index: HashTable<u32>,
@@ -55,6 +57,27 @@ pub(crate) struct Routes {
 
 /// Definitions rendered for one dialect and locale.
 type Rendered = ((Dialect, Locale), Arc<str>);
+
+/// The kinds of provider whose calls the registry routes differently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ProviderKind {
+    /// `provider_type() == "mcp"`: every call names the server its tool comes from.
+    Mcp,
+    /// `provider_type() == "plugin"`: a call names its plugin when two plugins list the name.
+    Plugin,
+    /// Any other.
+    Other,
+}
+
+impl ProviderKind {
+    fn of(provider: &dyn ToolProvider) -> Self {
+        match provider.provider_type() {
+            "mcp" => ProviderKind::Mcp,
+            "plugin" => ProviderKind::Plugin,
+            _ => ProviderKind::Other,
+        }
+    }
+}
 
 /// One listed tool: which source's spec, under which name.
 struct Route {
@@ -102,6 +125,23 @@ impl<'a> RouteRef<'a> {
     /// Whether the provider lists the original name more than once.
     pub(crate) fn ambiguous(&self) -> bool {
         self.route.ambiguous
+    }
+
+    /// Whether the registry lists the tool under another name than its own.
+    pub(crate) fn renamed(&self) -> bool {
+        self.route.renamed.is_some()
+    }
+
+    /// What kind of provider serves the tool, as far as routing a call cares.
+    pub(crate) fn kind(&self) -> ProviderKind {
+        self.routes.kinds[self.route.source as usize]
+    }
+
+    /// The provider's direct call of the tool, if it has one (made at the first call).
+    #[inline]
+    pub(crate) fn direct(&self) -> Option<&'a dyn DirectCall> {
+        let (provider, listing) = self.source();
+        listing.direct(self.route.spec as usize, provider.as_ref())
     }
 
     /// The copy the registry lists: renamed, with the provider's identity and
@@ -383,8 +423,9 @@ pub(crate) fn assign(
             }
         }
     }
+    let kinds = sources.iter().map(|(provider, _)| ProviderKind::of(provider.as_ref())).collect();
     let mut routes =
-        Routes { sources, order, index, own_names, denied: HashMap::default(), rendered: Mutex::default() };
+        Routes { sources, kinds, order, index, own_names, denied: HashMap::default(), rendered: Mutex::default() };
     // A denied name that another tool took is not denied.
     denied.retain(|name, _| !routes.contains(name));
     routes.denied = denied;

@@ -198,6 +198,23 @@ async fn components_run_only_after_on_load_succeeded() {
     assert!(hooked.errors.is_empty(), "{hooked:?}");
 }
 
+#[tokio::test]
+async fn a_tool_called_before_its_plugin_is_unloaded_is_not_reached_after() {
+    let _serial = SERIAL.lock().await;
+    let registry = ToolRegistry::default();
+    let dispatcher = HookDispatcher::new();
+    let host = host(&["acme.weather"], &registry, &dispatcher);
+    assert_eq!(host.load_all().await.outcomes()[0].state, PluginState::Loaded);
+    let call = || registry.invoke(ToolInvocation::new("forecast", r#"{"city": "Oslo"}"#), None);
+    for _ in 0..3 {
+        let result = call().await;
+        assert!(result.content.starts_with("Oslo: sunny"), "{result:?}");
+        assert_eq!(result.metadata["plugin_id"], "acme.weather");
+    }
+    host.unload("acme.weather").await;
+    assert_eq!(call().await.error_message, "Tool not found: forecast");
+}
+
 #[derive(Default)]
 pub struct Broken;
 

@@ -16,7 +16,8 @@ struct Changing {
     tools: Arc<Mutex<Vec<ToolSpec>>>,
     link: Arc<OnceLock<RegistryLink>>,
     parts: Option<ContextParts>,
-    dropped: DropFlag,
+    /// Kept for its `Drop`.
+    _dropped: DropFlag,
 }
 
 /// Set when the provider that holds it is dropped.
@@ -181,7 +182,7 @@ async fn two_registries_on_one_thread_keep_to_their_own_tools() {
 async fn a_dropped_registry_lets_its_providers_go() {
     let dropped = Arc::new(AtomicBool::new(false));
     let registry = ToolRegistry::default();
-    registry.register_provider(Changing { dropped: DropFlag(Some(dropped.clone())), ..Changing::with(&["tool"]) });
+    registry.register_provider(Changing { _dropped: DropFlag(Some(dropped.clone())), ..Changing::with(&["tool"]) });
     for _ in 0..3 {
         assert!(answers(&registry, "tool", None).await);
     }

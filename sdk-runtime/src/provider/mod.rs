@@ -89,6 +89,20 @@ pub trait ToolProvider: Send + Sync + 'static {
         self.invoke(call, ctx)
     }
 
+    /// A ready-made way into one of the tools this provider listed, or `None` (the default):
+    /// the registry then routes each call of the tool through [`invoke`](Self::invoke).
+    ///
+    /// The registry asks once per listing, at the tool's first call, and keeps the answer with the
+    /// listing: the provider's tools changing (and the provider saying so) makes a new listing
+    /// and asks again. So a direct call may skip whatever `invoke` looks up per call (which tool,
+    /// whether its owner is ready) as long as a change of those is announced through
+    /// [`RegistryLink::notify`]. The call it makes must be the one `invoke` would make.
+    #[doc(hidden)]
+    fn __direct_call(&self, spec: &ToolSpec) -> Option<Box<dyn DirectCall>> {
+        let _ = spec;
+        None
+    }
+
     /// Releases connections at shutdown. Default: nothing to do.
     fn close<'a>(&'a self) -> BoxFuture<'a, Result<(), ToolError>> {
         Box::pin(async { Ok(()) })
@@ -119,6 +133,17 @@ pub trait ToolProvider: Send + Sync + 'static {
     fn attach(&self, link: RegistryLink) {
         let _ = link;
     }
+}
+
+/// One tool's call, made ready by its provider (see [`ToolProvider::__direct_call`]).
+#[doc(hidden)]
+pub trait DirectCall: Send + Sync + 'static {
+    /// Runs one call of the tool; as [`ToolProvider::invoke`] would for it.
+    fn call<'a>(
+        &'a self,
+        call: ToolInvocation,
+        ctx: Option<&'a ToolExecutionContext>,
+    ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>>;
 }
 
 /// A provider's link to the registry it is registered with.

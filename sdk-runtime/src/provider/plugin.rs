@@ -5,7 +5,7 @@ use crate::context_parts::ContextParts;
 use crate::guard::panic_error;
 use crate::plugins::{PluginSet, PluginState};
 use crate::provider::blocking::{BlockingCalls, BlockingLimits, StuckCall};
-use crate::provider::{RegistryLink, ToolProvider};
+use crate::provider::{DirectCall, RegistryLink, ToolProvider};
 use crate::registry::not_found;
 use crate::source::Source;
 use rustc_hash::FxHashMap as HashMap;
@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use std::any::Any;
 use std::sync::{Arc, OnceLock, RwLock};
 use tokio::sync::Semaphore;
-use toolhook::__private::{Invoker, ToolKind, ToolRegistration};
+use toolhook::__private::{AsyncInvoker, Invoker, PluginInstance, ToolKind, ToolRegistration};
 use toolhook::{
     BoxFuture, Locale, SharedEntries, ToolArguments, ToolAvailabilityContext, ToolError, ToolExecutionContext,
     ToolExecutionResult, ToolInvocation, ToolSpec, Visibility,
@@ -204,6 +204,27 @@ impl ToolProvider for PluginToolProvider {
         Box::pin(std::future::ready(Ok(specs)))
     }
 
+    /// Async tools of loaded plugins; sync tools take their blocking slots per call, and a plugin
+    /// that is not ready answers through `invoke`.
+    fn __direct_call(&self, spec: &ToolSpec) -> Option<Box<dyn DirectCall>> {
+        let plugin_id = spec.metadata().get("plugin_id").and_then(Value::as_str)?;
+        let plugins = self.table.read();
+        let plugin = plugins.iter().find(|p| p.id == plugin_id && p.state == PluginState::Loaded)?;
+        let tool = &plugin.tools[*plugin.index.get(spec.name())?];
+        let registration = tool.registration;
+        let Invoker::Async(invoke) = registration.invoker else { return None };
+        if !tool.enabled || (registration.is_method && plugin.instance.is_none()) {
+            return None;
+        }
+        Some(Box::new(DirectPluginTool {
+            invoke,
+            registration,
+            instance: plugin.instance.clone(),
+            origin: plugin.origin.clone(),
+            locale: self.table.link.get().map_or_else(Locale::default, RegistryLink::locale),
+        }))
+    }
+
     fn invoke<'a>(
         &'a self,
         call: ToolInvocation,
@@ -255,6 +276,31 @@ impl ToolProvider for PluginToolProvider {
             Invoker::Async(invoke) => invoke(instance, call, ctx, locale, origin),
             Invoker::Sync(_) => Box::pin(run_registration(registration, instance, call, ctx, locale, slots, origin)),
         }
+    }
+}
+
+/// The direct call of one async tool of a loaded plugin: what [`PluginToolProvider::invoke`]
+/// finds under the table's lock on every call, found once per listing. Any change of the
+/// plugin's state, instance or tools goes through [`PluginTable::update`], which announces it,
+/// so the registry asks again.
+struct DirectPluginTool {
+    invoke: AsyncInvoker,
+    registration: &'static ToolRegistration,
+    instance: PluginInstance,
+    origin: SharedEntries,
+    /// The registry's locale: the texts of calls that come without a context.
+    locale: Locale,
+}
+
+impl DirectCall for DirectPluginTool {
+    fn call<'a>(
+        &'a self,
+        mut call: ToolInvocation,
+        ctx: Option<&'a ToolExecutionContext>,
+    ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
+        let locale = ctx.map_or(self.locale, |c| c.locale);
+        prepare_arguments(&mut call, self.registration, ctx);
+        (self.invoke)(self.instance.clone(), call, ctx, locale, Some(self.origin.clone()))
     }
 }
 
