@@ -19,6 +19,7 @@
 //! Elsewhere there is no coarse clock, and the precise one stands in for it with a resolution
 //! of zero.
 
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -65,10 +66,15 @@ pub(crate) fn resolution() -> u64 {
     }
 }
 
-/// Whether a call with a limit of `limit` nanoseconds is measured with the coarse clock.
+/// Whether a call with this limit is measured with the coarse clock.
 #[inline]
-pub(crate) fn coarse_enough(limit: u64) -> bool {
-    resolution().checked_mul(u64::from(COARSE_TICKS)).is_some_and(|least| limit >= least)
+pub(crate) fn coarse_enough(limit: Duration) -> bool {
+    static LEAST: OnceLock<Duration> = OnceLock::new();
+    let least = LEAST.get_or_init(|| match resolution().checked_mul(u64::from(COARSE_TICKS)) {
+        Some(least) => Duration::from_nanos(least),
+        None => Duration::MAX,
+    });
+    limit >= *least
 }
 
 /// The shortest a coarse interval of `measured` nanoseconds can be in truth.
@@ -136,13 +142,13 @@ mod tests {
     #[test]
     fn only_limits_of_many_ticks_are_measured_coarsely() {
         let tick = resolution();
-        let least = tick * u64::from(COARSE_TICKS);
+        let least = Duration::from_nanos(tick * u64::from(COARSE_TICKS));
         assert!(coarse_enough(least));
         if tick > 0 {
-            assert!(!coarse_enough(least - 1));
-            assert!(!coarse_enough(tick));
+            assert!(!coarse_enough(least - Duration::from_nanos(1)));
+            assert!(!coarse_enough(Duration::from_nanos(tick)));
         }
-        assert!(coarse_enough(nanos(Duration::from_secs(60))), "a one-minute limit on a {tick} ns clock");
+        assert!(coarse_enough(Duration::from_secs(60)), "a one-minute limit on a {tick} ns clock");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! not a panic.
 
 use crate::clock::{self, Coarse};
+use futures_util::FutureExt;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::task::{Context, Poll};
@@ -155,25 +156,39 @@ impl Stamp {
 /// A long limit is measured on the coarse clock until the call first waits (see
 /// [`crate::clock`]): a call is then never failed before its limit, and a call that blocked
 /// past it may be let through when it returns within two ticks of it.
-pub(crate) async fn run<T>(future: BoxFuture<'_, T>, limit: Option<Duration>, started: Stamp) -> Guarded<T> {
-    run_timed(future, limit, started).await.0
+pub(crate) fn run<'a, T: Send + 'a>(
+    future: BoxFuture<'a, T>,
+    limit: Option<Duration>,
+    started: Stamp,
+) -> impl Future<Output = Guarded<T>> + Send + 'a {
+    run_timed(future, limit, started).map(|(outcome, _)| outcome)
 }
 
 /// [`run`], also giving the clock reading taken when it ended, so that a caller running several
 /// futures one after another starts the next from it: one clock read per future, not two.
-pub(crate) async fn run_timed<T>(
-    future: BoxFuture<'_, T>,
-    limit: Option<Duration>,
-    started: Stamp,
-) -> (Guarded<T>, Stamp) {
-    let mut guard = DropGuard::new(future);
-    let mut clock = Clock::new(limit, started);
-    // Boxed when armed: only a call that waits arms it, and a waiting call costs far more than
-    // the allocation, while a timer kept inline would make every call's future larger (and every
-    // move of it dearer), whether it waits or not.
-    let mut timer: Option<std::pin::Pin<Box<tokio::time::Sleep>>> = None;
-    let outcome = std::future::poll_fn(|cx| clock.poll(&mut guard, &mut timer, cx)).await;
-    (outcome, clock.ended)
+pub(crate) fn run_timed<T>(future: BoxFuture<'_, T>, limit: Option<Duration>, started: Stamp) -> GuardedRun<'_, T> {
+    GuardedRun { guard: DropGuard::new(future), clock: Clock::new(limit, started), timer: None }
+}
+
+/// The future of [`run_timed`]: written by hand rather than as an `async fn`, so that awaiting
+/// it moves one small struct instead of a state machine around a `poll_fn`.
+pub(crate) struct GuardedRun<'a, T> {
+    guard: DropGuard<'a, T>,
+    clock: Clock,
+    /// Boxed when armed: only a call that waits arms it, and a waiting call costs far more than
+    /// the allocation, while a timer kept inline would make every call's future larger (and
+    /// every move of it dearer), whether it waits or not.
+    timer: Option<std::pin::Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl<T> Future for GuardedRun<'_, T> {
+    type Output = (Guarded<T>, Stamp);
+
+    fn poll(self: std::pin::Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        // Every field is `Unpin`: the guarded future and the timer are boxed.
+        let this = self.get_mut();
+        this.clock.poll(&mut this.guard, &mut this.timer, cx).map(|outcome| (outcome, this.clock.ended))
+    }
 }
 
 /// How a guarded run is timed, and when its last poll ended.
@@ -200,9 +215,7 @@ impl Clock {
             |limit, from: Instant| Timing::Precise { limit, deadline: deadline_after(from, limit), from: Some(from) };
         let timing = match (limit, started) {
             (None, _) => Timing::Unlimited,
-            (Some(limit), Stamp::Coarse(started)) if clock::coarse_enough(clock::nanos(limit)) => {
-                Timing::Coarse { limit, started }
-            }
+            (Some(limit), Stamp::Coarse(started)) if clock::coarse_enough(limit) => Timing::Coarse { limit, started },
             // A short limit starts on the precise clock now: only the registry's own lookup has
             // run since the coarse reading.
             (Some(limit), Stamp::Coarse(_)) => precise(limit, Instant::now()),

@@ -9,7 +9,7 @@ use crate::listing::{Found, ListingSettings, ProviderListings};
 use crate::provider::{LinkedRegistry, RegistryLink, ToolProvider};
 use crate::recent_routes;
 use crate::routes::{self, DuplicatePolicy, ProviderKind, RouteRef, Routes, Warnings, shown};
-use crate::strict_arguments::from_strict;
+use crate::strict_arguments::undo_strict_forms;
 use serde_json::Value;
 use smallvec::SmallVec;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -665,7 +665,7 @@ impl ToolRegistry {
         // before the provider's future is awaited: a binding that was borrowed stays in the
         // future until its scope ends, and the call would stay beside the provider's copy for as
         // long as the call runs. One block, so that the call is moved into it once.
-        let (route, created) = {
+        let (route, requested, created) = {
             let mut call = call;
             routes = match self.routes_now(caller, locale) {
                 Some(routes) => routes,
@@ -710,7 +710,7 @@ impl ToolRegistry {
                 }
                 return ToolExecutionResult::failure(requested, text);
             }
-            call.arguments = from_strict(std::mem::take(&mut call.arguments), route.spec().parameters_schema());
+            undo_strict_forms(&mut call.arguments, route.spec().parameters_schema());
             let server = provider_call(route, &mut call);
             let provider = route.provider();
             localized =
@@ -725,9 +725,8 @@ impl ToolRegistry {
                     None => provider.invoke(call, ctx),
                 },
             });
-            (route, created)
+            (route, requested, created)
         };
-        let requested = route.name();
         // The provider's spec: its content (schemas, timeout) is the listed copy's, without the
         // copy's renaming, which this path does not need.
         let spec = route.spec();
@@ -926,6 +925,7 @@ impl ProviderSet {
 /// The invocation a provider receives: its own name for the tool, and where the tool comes
 /// from when the provider needs to know. Returns the MCP server a call of an MCP-type provider
 /// names, which [`ToolProvider::__invoke_on_server`] passes on.
+#[inline]
 fn provider_call<'r>(route: RouteRef<'r>, call: &mut ToolInvocation) -> Option<&'r str> {
     if route.renamed() {
         call.tool_name = route.original_name().to_owned();

@@ -10,6 +10,19 @@
 use serde_json::{Map, Value};
 use toolhook::ToolArguments;
 
+/// Undoes, in place, what a strict definition makes a model send (see the module docs). Text
+/// with neither `null` nor a `"key"` in it is left as it is (not even parsed or moved).
+#[inline]
+pub(crate) fn undo_strict_forms(arguments: &mut ToolArguments, schema: &Value) {
+    let marked = match arguments {
+        ToolArguments::Text(text) => has_strict_marks(text.as_bytes()),
+        ToolArguments::Value(value) => has_strict_forms(value),
+    };
+    if marked {
+        *arguments = from_strict(std::mem::take(arguments), schema);
+    }
+}
+
 /// Undoes what a strict definition makes a model send (see the module docs). Text with neither
 /// `null` nor a `"key"` in it is left as it is (not even parsed).
 pub(crate) fn from_strict(arguments: ToolArguments, schema: &Value) -> ToolArguments {

@@ -16,11 +16,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 use tokio::sync::oneshot;
-use toolhook::Locale;
 use toolhook::hooks::{
     ErrorPolicy, HandlerOutcome, HookAction, HookArgs, HookContext, HookHandlerError, HookMode, HookNames, HookOrder,
     PayloadError,
 };
+use toolhook::{BoxFuture, Locale};
 
 /// What firing a hook came to.
 ///
@@ -596,7 +596,13 @@ impl HookDispatcher {
                     });
                 }
                 HookMode::Blocking => {
-                    let (run, ended) = inner.run(target, result.kwargs.clone(), timeout, clock).await;
+                    let (run, ended) = match inner.start(target, result.kwargs.clone(), timeout, clock) {
+                        Started::Running(future, ticket) => {
+                            let (outcome, ended) = guard::run_timed(future, Some(timeout), clock).await;
+                            (inner.finish(target, ticket, timeout, outcome), ended)
+                        }
+                        Started::Over(run, ended) => (run, ended),
+                    };
                     clock = ended;
                     changes += 1;
                     inner.merge(&mut result, &spec, target, run);
@@ -607,6 +613,20 @@ impl HookDispatcher {
             }
         }
         Ok((result, observers))
+    }
+}
+
+/// A handler's call, started: its future and the breaker's ticket, or already over.
+enum Started<'a> {
+    Running(BoxFuture<'static, Result<HandlerOutcome, HookHandlerError>>, Ticket<'a>),
+    Over(Run, Stamp),
+}
+
+/// `panic: {text}`, or `panic` for a payload that is not text.
+fn panic_text(text: Option<String>) -> String {
+    match text {
+        Some(text) => format!("panic: {text}"),
+        None => "panic".to_owned(),
     }
 }
 
@@ -633,8 +653,20 @@ impl Inner {
     /// counts from `started`. Also gives the clock reading taken when the handler returned
     /// (`started` when it did not run), from which the next handler of a dispatch starts.
     async fn run(&self, handler: &Handler, kwargs: HookArgs, timeout: Duration, started: Stamp) -> (Run, Stamp) {
+        match self.start(handler, kwargs, timeout, started) {
+            Started::Running(future, ticket) => {
+                let (outcome, ended) = guard::run_timed(future, Some(timeout), started).await;
+                (self.finish(handler, ticket, timeout, outcome), ended)
+            }
+            Started::Over(run, ended) => (run, ended),
+        }
+    }
+
+    /// The first half of [`run`](Self::run), up to the handler's future: the dispatch loop
+    /// awaits it itself, so that a handler's call is one future, not three nested ones.
+    fn start<'a>(&'a self, handler: &'a Handler, kwargs: HookArgs, timeout: Duration, started: Stamp) -> Started<'a> {
         if handler.missing_instance || !handler.loaded.load(Ordering::Relaxed) {
-            return (Run::Failed(self.not_loaded(handler.plugin_id())), started);
+            return Started::Over(Run::Failed(self.not_loaded(handler.plugin_id())), started);
         }
         let probe = match self.breaker.acquire(handler.plugin_id()) {
             Permit::Granted { probe } => probe,
@@ -646,7 +678,7 @@ impl Inner {
                         "circuit breaker open: hook handler skipped"
                     );
                 }
-                return (Run::Skipped, started);
+                return Started::Over(Run::Skipped, started);
             }
         };
         let ticket = Ticket::new(&self.breaker, handler.plugin_id(), probe);
@@ -654,11 +686,26 @@ impl Inner {
         // A handler that blocks its thread (even while its future is created) is timed out when
         // it returns, and counts against its plugin. On timeout the future is dropped (a panic in
         // its drop is contained), cancelling the handler.
-        let (outcome, ended) = match guard::create(|| (handler.call)(kwargs, ctx)) {
-            Ok(future) => guard::run_timed(future, Some(timeout), started).await,
-            Err(payload) => (Guarded::Panicked(guard::panic_message(&*payload)), Stamp::now()),
-        };
-        let run = match outcome {
+        match guard::create(|| (handler.call)(kwargs, ctx)) {
+            Ok(future) => Started::Running(future, ticket),
+            Err(payload) => {
+                ticket.report(Verdict::Failure);
+                let message = guard::panic_message(&*payload);
+                Started::Over(Run::Failed(panic_text(message)), Stamp::now())
+            }
+        }
+    }
+
+    /// The second half of [`run`](Self::run): how the handler's future ended, reported to the
+    /// breaker.
+    fn finish(
+        &self,
+        handler: &Handler,
+        ticket: Ticket<'_>,
+        timeout: Duration,
+        outcome: Guarded<Result<HandlerOutcome, HookHandlerError>>,
+    ) -> Run {
+        match outcome {
             Guarded::TimedOut(timed_out) => {
                 ticket.report(Verdict::Failure);
                 if let Some(blocked) = timed_out.blocked_for {
@@ -677,10 +724,7 @@ impl Inner {
             }
             Guarded::Panicked(text) => {
                 ticket.report(Verdict::Failure);
-                Run::Failed(match text {
-                    Some(text) => format!("panic: {text}"),
-                    None => "panic".to_owned(),
-                })
+                Run::Failed(panic_text(text))
             }
             Guarded::Finished(Ok(outcome)) => {
                 ticket.report(Verdict::Success);
@@ -701,8 +745,7 @@ impl Inner {
                 ticket.report(Verdict::Success);
                 Run::Failed(error.to_string().trim().to_owned())
             }
-        };
-        (run, ended)
+        }
     }
 
     fn failure_text(&self, full: &str, run: &Run) -> String {
