@@ -3,7 +3,9 @@
 use super::breaker::{Breaker, BreakerConfig, BreakerStatus, Permit, Ticket, Verdict};
 use super::entry::{HandlerCall, HookHandlerEntry};
 use super::error::{HookError, HookErrorKind};
+use super::names;
 use super::observers::{ObserverOverflow, Observers};
+use super::recent::{self, Generation, Prepared};
 use super::spec::{HookSpec, HookSpecRegistry};
 use super::validate;
 use crate::Source;
@@ -12,13 +14,13 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 use tokio::sync::oneshot;
 use toolhook::hooks::{
     ErrorPolicy, HandlerOutcome, HookAction, HookArgs, HookContext, HookHandlerError, HookMode, HookNames, HookOrder,
-    PayloadError,
+    PayloadError, SharedNames,
 };
 use toolhook::{BoxFuture, Locale};
 
@@ -78,9 +80,10 @@ impl HookDispatchResult {
 }
 
 /// One registered handler.
-struct Handler {
-    /// Its hook, plugin and names, which each call's [`HookContext`] reports too.
-    names: Arc<HookNames>,
+pub(super) struct Handler {
+    /// Its hook, plugin and names, which each call's [`HookContext`] reports too (kept for the
+    /// life of the process, see [`names`](super::names)).
+    names: SharedNames,
     source: Source,
     mode: HookMode,
     order: HookOrder,
@@ -136,6 +139,12 @@ impl State {
 }
 
 struct Inner {
+    /// Unique in the process: what the per-thread memo of prepared hooks knows it by.
+    id: u64,
+    /// Bumped by every change of the registered handlers, under the state lock.
+    generation: AtomicU64,
+    /// Each hook's handlers and spec at the current generations, made on first dispatch.
+    prepared: Mutex<PreparedHooks>,
     specs: HookSpecRegistry,
     default_timeout: Duration,
     locale: Locale,
@@ -144,6 +153,19 @@ struct Inner {
     observers: Arc<Observers>,
     state: RwLock<State>,
     shut_down: AtomicBool,
+}
+
+/// The hooks prepared at one pair of generations.
+#[derive(Default)]
+struct PreparedHooks {
+    generation: Generation,
+    hooks: HashMap<Arc<str>, Arc<Prepared>>,
+}
+
+/// A dispatcher id no other dispatcher of the process has.
+fn next_dispatcher_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// How one handler call ended.
@@ -290,6 +312,9 @@ impl HookDispatcherBuilder {
         let specs = self.specs.unwrap_or_else(|| HookSpecRegistry::with_builtin_catalogue_in(self.locale));
         HookDispatcher {
             inner: Arc::new(Inner {
+                id: next_dispatcher_id(),
+                generation: AtomicU64::new(0),
+                prepared: Mutex::default(),
                 specs,
                 default_timeout: self.default_timeout,
                 locale: self.locale,
@@ -400,7 +425,7 @@ impl HookDispatcher {
             .into_iter()
             .map(|entry| {
                 Arc::new(Handler {
-                    names: Arc::new(HookNames::new(entry.hook.trim(), Arc::clone(&plugin), entry.name.as_str())),
+                    names: names::keep(HookNames::new(entry.hook.trim(), Arc::clone(&plugin), entry.name.as_str())),
                     source,
                     mode: entry.mode.unwrap_or_default(),
                     order: entry.order.unwrap_or_default(),
@@ -415,6 +440,8 @@ impl HookDispatcher {
             .collect();
         state.plugins.insert(plugin_id.to_owned(), handlers);
         state.rebuild();
+        drop(state);
+        self.inner.handlers_changed();
         Ok(())
     }
 
@@ -426,6 +453,8 @@ impl HookDispatcher {
         let removed = state.plugins.remove(plugin_id).is_some();
         if removed {
             state.rebuild();
+            drop(state);
+            self.inner.handlers_changed();
         }
         removed
     }
@@ -551,24 +580,24 @@ impl HookDispatcher {
         if self.is_shut_down() {
             return Ok((result, observers));
         }
-        let Some(targets) = self.read_state().by_hook.get(hook).cloned() else {
+        let Some(prepared) = inner.prepared(hook) else {
             return Ok((result, observers));
         };
-        let spec = inner.specs.get_shared(hook).unwrap_or_else(|| Arc::new(HookSpec::synthetic(hook)));
+        let spec = &prepared.spec;
         // The observers of one event share one copy of its arguments (taken when the first one
         // is submitted, after the blocking handlers before it).
         let mut shared: Option<(usize, Arc<HookArgs>)> = None;
         let mut changes = 0usize;
         // One clock read per blocking handler: each starts when the one before it returned.
         let mut clock = Stamp::now();
-        for target in targets.iter() {
+        for target in prepared.handlers.iter() {
             if self.is_shut_down() {
                 break;
             }
             if !target.enabled.load(Ordering::Relaxed) {
                 continue;
             }
-            let timeout = inner.timeout_of(target, &spec);
+            let timeout = inner.timeout_of(target, spec);
             match target.mode {
                 HookMode::Observe if !spec.allow_observe => {
                     tracing::warn!(hook, handler = target.full_name(), "hook does not allow observers; skipped");
@@ -605,7 +634,7 @@ impl HookDispatcher {
                     };
                     clock = ended;
                     changes += 1;
-                    inner.merge(&mut result, &spec, target, run);
+                    inner.merge(&mut result, spec, target, run);
                     if result.aborted {
                         break;
                     }
@@ -631,6 +660,45 @@ fn panic_text(text: Option<String>) -> String {
 }
 
 impl Inner {
+    /// After a change of the registered handlers (with the state lock released: `prepared`
+    /// takes the two locks in the other order): what was prepared is stale, and is let go at
+    /// once, so that removed handlers are not kept alive.
+    fn handlers_changed(&self) {
+        self.generation.fetch_add(1, Ordering::AcqRel);
+        self.prepared.lock().unwrap_or_else(|e| e.into_inner()).hooks.clear();
+    }
+
+    /// The hook's handlers and spec, or `None` when it has no handlers: the ones this thread used
+    /// last when nothing changed since, else prepared (once per change) under the lock.
+    fn prepared(&self, hook: &str) -> Option<Arc<Prepared>> {
+        // Read before the state and the specs: a change after it makes what is prepared below
+        // stale.
+        let generation = (self.generation.load(Ordering::Acquire), self.specs.generation());
+        if let Some(prepared) = recent::find(self.id, generation, hook) {
+            return Some(prepared);
+        }
+        let mut cache = self.prepared.lock().unwrap_or_else(|e| e.into_inner());
+        if cache.generation != generation {
+            *cache = PreparedHooks { generation, hooks: HashMap::new() };
+        }
+        let (name, prepared) = match cache.hooks.get_key_value(hook) {
+            Some((name, prepared)) => (Arc::clone(name), Arc::clone(prepared)),
+            None => {
+                let (name, handlers) = {
+                    let state = self.state.read().unwrap_or_else(|e| e.into_inner());
+                    let (name, handlers) = state.by_hook.get_key_value(hook)?;
+                    (Arc::clone(name), Arc::clone(handlers))
+                };
+                let spec = self.specs.get_shared(hook).unwrap_or_else(|| Arc::new(HookSpec::synthetic(hook)));
+                let prepared = Arc::new(Prepared { handlers, spec });
+                cache.hooks.insert(Arc::clone(&name), Arc::clone(&prepared));
+                (name, prepared)
+            }
+        };
+        recent::remember(self.id, generation, name, &prepared);
+        Some(prepared)
+    }
+
     /// the handler's own, else the spec's, else the dispatcher's.
     fn timeout_of(&self, handler: &Handler, spec: &HookSpec) -> Duration {
         if handler.timeout_ms > 0 {
@@ -682,7 +750,7 @@ impl Inner {
             }
         };
         let ticket = Ticket::new(&self.breaker, handler.plugin_id(), probe);
-        let ctx = HookContext::from_parts(Arc::clone(&handler.names), handler.mode, timeout);
+        let ctx = HookContext::from_parts(handler.names.clone(), handler.mode, timeout);
         // A handler that blocks its thread (even while its future is created) is timed out when
         // it returns, and counts against its plugin. On timeout the future is dropped (a panic in
         // its drop is contained), cancelling the handler.

@@ -69,7 +69,9 @@ pub(crate) mod catalogue;
 mod dispatcher;
 mod entry;
 mod error;
+mod names;
 mod observers;
+mod recent;
 mod spec;
 mod validate;
 

@@ -6,6 +6,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use toolhook::Locale;
 
@@ -248,6 +249,9 @@ pub fn build_object_schema<S: AsRef<str>>(
 #[derive(Debug, Default)]
 pub struct HookSpecRegistry {
     specs: RwLock<BTreeMap<String, Arc<HookSpec>>>,
+    /// Bumped by every change, under the lock: what dispatchers prepared from an older
+    /// generation is not used.
+    generation: AtomicU64,
 }
 
 impl HookSpecRegistry {
@@ -279,7 +283,7 @@ impl HookSpecRegistry {
                 (spec.name.clone(), Arc::new(spec))
             })
             .collect();
-        HookSpecRegistry { specs: RwLock::new(specs) }
+        HookSpecRegistry { specs: RwLock::new(specs), generation: AtomicU64::new(0) }
     }
 
     /// Normalises `spec` and stores it, replacing a spec of the same name; returns the stored copy.
@@ -287,6 +291,7 @@ impl HookSpecRegistry {
         let spec = spec.normalized()?;
         let mut specs = self.specs.write().unwrap_or_else(|e| e.into_inner());
         specs.insert(spec.name.clone(), Arc::new(spec.clone()));
+        self.generation.fetch_add(1, Ordering::AcqRel);
         Ok(spec)
     }
 
@@ -297,7 +302,15 @@ impl HookSpecRegistry {
 
     /// Removes the spec named `name` (trimmed); whether there was one.
     pub fn unregister(&self, name: &str) -> bool {
-        self.specs.write().unwrap_or_else(|e| e.into_inner()).remove(name.trim()).is_some()
+        let mut specs = self.specs.write().unwrap_or_else(|e| e.into_inner());
+        let removed = specs.remove(name.trim()).is_some();
+        self.generation.fetch_add(1, Ordering::AcqRel);
+        removed
+    }
+
+    /// The count of changes so far.
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
     }
 
     /// Copies of every spec, sorted by name.

@@ -23,20 +23,64 @@ use std::time::Duration;
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HookContext {
-    names: Arc<HookNames>,
+    names: SharedNames,
     mode: HookMode,
     timeout: Duration,
 }
 
-/// The names a [`HookContext`] reports, kept once per handler and shared by each of its calls
-/// (one reference count per call instead of four). The dispatcher reads them too.
+/// A handler's [`HookNames`] as its calls share them: kept for the life of the process (the
+/// dispatcher keeps the names of the handlers a program registers so), which makes a call's
+/// context a copy of a pointer; or counted, which makes it a reference count.
 #[doc(hidden)]
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
+pub enum SharedNames {
+    /// Names kept for the life of the process.
+    Static(&'static HookNames),
+    /// Names shared by reference count.
+    Counted(Arc<HookNames>),
+}
+
+impl std::ops::Deref for SharedNames {
+    type Target = HookNames;
+
+    fn deref(&self) -> &HookNames {
+        match self {
+            SharedNames::Static(names) => names,
+            SharedNames::Counted(names) => names,
+        }
+    }
+}
+
+impl PartialEq for SharedNames {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for SharedNames {}
+
+/// The names a [`HookContext`] reports, kept once per handler and shared by each of its calls
+/// (one reference count per call instead of four, or none, see [`SharedNames`]). The dispatcher
+/// reads them too.
+#[doc(hidden)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct HookNames {
     hook_name: Arc<str>,
     plugin_id: Arc<str>,
     handler_name: Arc<str>,
     full_name: Arc<str>,
+}
+
+impl From<Arc<HookNames>> for SharedNames {
+    fn from(names: Arc<HookNames>) -> Self {
+        SharedNames::Counted(names)
+    }
+}
+
+impl From<&'static HookNames> for SharedNames {
+    fn from(names: &'static HookNames) -> Self {
+        SharedNames::Static(names)
+    }
 }
 
 impl HookNames {
@@ -83,13 +127,13 @@ impl HookContext {
         mode: HookMode,
     ) -> Self {
         let names = HookNames::new(hook_name.as_ref(), plugin_id.as_ref(), handler_name.as_ref());
-        HookContext { names: Arc::new(names), mode, timeout: Duration::ZERO }
+        HookContext { names: SharedNames::Counted(Arc::new(names)), mode, timeout: Duration::ZERO }
     }
 
     /// Like [`new`](Self::new), with names the dispatcher keeps per handler.
     #[doc(hidden)]
-    pub fn from_parts(names: Arc<HookNames>, mode: HookMode, timeout: Duration) -> Self {
-        HookContext { names, mode, timeout }
+    pub fn from_parts(names: impl Into<SharedNames>, mode: HookMode, timeout: Duration) -> Self {
+        HookContext { names: names.into(), mode, timeout }
     }
 
     /// Sets the time budget of the call.

@@ -75,7 +75,7 @@ pub use args::{HookArgError, HookArgs, PayloadError};
 pub use chat_message::ChatMessage;
 pub use context::HookContext;
 #[doc(hidden)]
-pub use context::HookNames;
+pub use context::{HookNames, SharedNames};
 pub use handler::{BlockingHookResult, HandlerOutcome, HookHandlerError, Modification, ObserveHookResult};
 pub use names::*;
 pub use options::{ErrorPolicy, HookMode, HookOrder, ParseHookOptionError};
