@@ -10,6 +10,7 @@ use super::spec::{HookSpec, HookSpecRegistry};
 use super::validate;
 use crate::Source;
 use crate::guard::{self, Guarded, Stamp};
+use futures_util::FutureExt;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -505,8 +506,15 @@ impl HookDispatcher {
     ///
     /// `Err` only for an empty name. An unknown hook is not an error: its handlers (registered
     /// without validation) run with every permission and the default timeout.
-    pub async fn invoke(&self, name: &str, kwargs: HookArgs) -> Result<HookDispatchResult, HookError> {
-        self.dispatch(name, kwargs, false).await.map(|(result, _)| result)
+    ///
+    /// The future is `Send`, so a host may spawn it.
+    pub fn invoke<'a>(
+        &'a self,
+        name: &'a str,
+        kwargs: HookArgs,
+    ) -> impl Future<Output = Result<HookDispatchResult, HookError>> + Send + 'a {
+        // `dispatch`'s own future, not an `async fn` around it: one state machine less to move.
+        self.dispatch(name, kwargs, false).map(|dispatched| dispatched.map(|(result, _)| result))
     }
 
     /// [`invoke`](Self::invoke) with any value that serialises to a JSON object.
