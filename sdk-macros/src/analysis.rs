@@ -44,6 +44,9 @@ impl ParamAnalysis {
 pub(crate) struct FnAnalysis {
     pub(crate) params: Vec<ParamAnalysis>,
     pub(crate) is_async: bool,
+    /// An `async fn` whose body can never wait (see [`crate::awaits`]): it runs to its end in
+    /// one poll.
+    pub(crate) never_waits: bool,
     pub(crate) output: Option<Type>,
 }
 

@@ -9,6 +9,7 @@ use proc_macro::TokenStream;
 mod action;
 mod analysis;
 mod attr;
+mod awaits;
 mod catalogue;
 mod command;
 mod docs;

@@ -267,7 +267,7 @@ pub(crate) fn analyze(sig: &mut Signature, owner: Owner<'_>, what: &str, errors:
         }
         names.push(&param.schema_name);
     }
-    FnAnalysis { params, is_async: sig.asyncness.is_some(), output }
+    FnAnalysis { params, is_async: sig.asyncness.is_some(), never_waits: false, output }
 }
 
 fn owner_is_method(owner: Owner<'_>) -> bool {
@@ -543,7 +543,7 @@ pub(crate) fn json_tokens(value: &serde_json::Value) -> TokenStream {
 /// Expands `#[tool]` on a free fn.
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand_free_fn(item, "#[tool] applies to a fn", |func| {
-        expand_item(attr, &mut func.attrs, &mut func.sig, Owner::Free)
+        expand_item(attr, &mut func.attrs, &mut func.sig, &func.block, Owner::Free)
     })
 }
 
@@ -570,7 +570,7 @@ pub(crate) fn expand_method(
     self_ty: &Type,
     plugin_id: &str,
 ) -> Result<TokenStream, Errors> {
-    expand_item(attr, &mut method.attrs, &mut method.sig, Owner::Method { self_ty, plugin_id })
+    expand_item(attr, &mut method.attrs, &mut method.sig, &method.block, Owner::Method { self_ty, plugin_id })
 }
 
 /// `#[tool]` on a fn or method: the attribute, the signature, a `#[command]` below it.
@@ -578,12 +578,14 @@ fn expand_item(
     attr: TokenStream,
     fn_attrs: &mut Vec<Attribute>,
     sig: &mut Signature,
+    body: &syn::Block,
     owner: Owner<'_>,
 ) -> Result<TokenStream, Errors> {
     let mut errors = Errors::default();
     let attrs = ToolAttrs::parse(attr, &mut errors);
     let command = crate::command::take(fn_attrs, &mut errors);
-    let analysis = analyze(sig, owner, "a tool", &mut errors);
+    let mut analysis = analyze(sig, owner, "a tool", &mut errors);
+    analysis.never_waits = analysis.is_async && crate::awaits::never_waits(body);
     for legacy in analysis.params.iter().filter(|p| p.kind == ParamKind::LegacyContext) {
         errors.error(
             &legacy.ty,
@@ -977,17 +979,52 @@ pub(crate) fn generate(
                 ::core::result::Result::Ok(::toolhook::__private::named(#into_result, __call.tool_name))
             })
         };
-        quote! {
-            fn __toolhook_invoke<'a>(
-                __instance: ::core::option::Option<::std::sync::Arc<dyn ::core::any::Any + ::core::marker::Send + ::core::marker::Sync>>,
-                __call: ::toolhook::ToolInvocation,
-                __ctx: ::core::option::Option<&'a ::toolhook::ToolExecutionContext>,
-                __locale: ::toolhook::Locale,
-                __origin: ::core::option::Option<::toolhook::SharedEntries>,
-            ) -> ::toolhook::BoxFuture<'a, ::core::result::Result<::toolhook::ToolExecutionResult, ::toolhook::ToolError>> {
-                #boxed
+        if analysis.never_waits {
+            // A body that can never wait runs to its end in place, without the box; the boxed
+            // invoker calls the same fn, so the body's code (and any error in it) exists once.
+            quote! {
+                fn __toolhook_invoke_ready(
+                    __instance: ::core::option::Option<::std::sync::Arc<dyn ::core::any::Any + ::core::marker::Send + ::core::marker::Sync>>,
+                    __call: ::toolhook::ToolInvocation,
+                    __ctx: ::core::option::Option<&::toolhook::ToolExecutionContext>,
+                    __locale: ::toolhook::Locale,
+                    __origin: ::core::option::Option<::toolhook::SharedEntries>,
+                ) -> ::core::result::Result<::toolhook::ToolExecutionResult, ::toolhook::ToolError> {
+                    #instance
+                    #decode
+                    #ctx_binding
+                    #legacy_binding
+                    let __out = ::toolhook::__private::run_ready(#callee(#receiver #(#call_args),*))?;
+                    // Converted first: the output may borrow the call, whose name the result then takes.
+                    ::core::result::Result::Ok(::toolhook::__private::named(#into_result, __call.tool_name))
+                }
+                fn __toolhook_invoke<'a>(
+                    __instance: ::core::option::Option<::std::sync::Arc<dyn ::core::any::Any + ::core::marker::Send + ::core::marker::Sync>>,
+                    __call: ::toolhook::ToolInvocation,
+                    __ctx: ::core::option::Option<&'a ::toolhook::ToolExecutionContext>,
+                    __locale: ::toolhook::Locale,
+                    __origin: ::core::option::Option<::toolhook::SharedEntries>,
+                ) -> ::toolhook::BoxFuture<'a, ::core::result::Result<::toolhook::ToolExecutionResult, ::toolhook::ToolError>> {
+                    ::std::boxed::Box::pin(async move { __toolhook_invoke_ready(__instance, __call, __ctx, __locale, __origin) })
+                }
+                const __TOOLHOOK_INVOKER: ::toolhook::__private::Invoker = ::toolhook::__private::Invoker::Async(__toolhook_invoke);
+                const __TOOLHOOK_READY: ::core::option::Option<::toolhook::__private::ReadyInvoker> =
+                    ::core::option::Option::Some(__toolhook_invoke_ready);
             }
-            const __TOOLHOOK_INVOKER: ::toolhook::__private::Invoker = ::toolhook::__private::Invoker::Async(__toolhook_invoke);
+        } else {
+            quote! {
+                fn __toolhook_invoke<'a>(
+                    __instance: ::core::option::Option<::std::sync::Arc<dyn ::core::any::Any + ::core::marker::Send + ::core::marker::Sync>>,
+                    __call: ::toolhook::ToolInvocation,
+                    __ctx: ::core::option::Option<&'a ::toolhook::ToolExecutionContext>,
+                    __locale: ::toolhook::Locale,
+                    __origin: ::core::option::Option<::toolhook::SharedEntries>,
+                ) -> ::toolhook::BoxFuture<'a, ::core::result::Result<::toolhook::ToolExecutionResult, ::toolhook::ToolError>> {
+                    #boxed
+                }
+                const __TOOLHOOK_INVOKER: ::toolhook::__private::Invoker = ::toolhook::__private::Invoker::Async(__toolhook_invoke);
+                const __TOOLHOOK_READY: ::core::option::Option<::toolhook::__private::ReadyInvoker> = ::core::option::Option::None;
+            }
         }
     } else {
         let ctx_binding = if uses_ctx {
@@ -1013,6 +1050,7 @@ pub(crate) fn generate(
                 ::core::result::Result::Ok(::toolhook::__private::named(#into_result, __call.tool_name))
             }
             const __TOOLHOOK_INVOKER: ::toolhook::__private::Invoker = ::toolhook::__private::Invoker::Sync(__toolhook_invoke);
+            const __TOOLHOOK_READY: ::core::option::Option<::toolhook::__private::ReadyInvoker> = ::core::option::Option::None;
         }
     };
     let context_params: Vec<&str> = CONTEXT_NAMED.iter().copied().filter(|c| names.contains(c)).collect();
@@ -1053,6 +1091,7 @@ pub(crate) fn generate(
                     context_params: &[#(#context_params),*],
                     compose: __toolhook_compose,
                     invoker: __TOOLHOOK_INVOKER,
+                    ready: __TOOLHOOK_READY,
                     location: ::core::concat!(::core::file!(), ":", ::core::line!()),
                 }
             }

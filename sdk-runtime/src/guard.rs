@@ -71,10 +71,9 @@ pub(crate) fn panic_error(payload: Box<dyn std::any::Any + Send>) -> ToolError {
     ToolError::panic(panic_message(&*payload).unwrap_or_default())
 }
 
-/// Creates a future by calling untrusted code, catching a panic while it is created.
-pub(crate) fn create<'a, T>(
-    make: impl FnOnce() -> BoxFuture<'a, T>,
-) -> Result<BoxFuture<'a, T>, Box<dyn std::any::Any + Send>> {
+/// Creates a future (or runs a call that never waits) by calling untrusted code, catching a
+/// panic meanwhile.
+pub(crate) fn create<R>(make: impl FnOnce() -> R) -> Result<R, Box<dyn std::any::Any + Send>> {
     catch_unwind(AssertUnwindSafe(make))
 }
 
@@ -167,7 +166,12 @@ pub(crate) fn run<'a, T: Send + 'a>(
 /// [`run`], also giving the clock reading taken when it ended, so that a caller running several
 /// futures one after another starts the next from it: one clock read per future, not two.
 pub(crate) fn run_timed<T>(future: BoxFuture<'_, T>, limit: Option<Duration>, started: Stamp) -> GuardedRun<'_, T> {
-    GuardedRun { guard: DropGuard::new(future), clock: Clock::new(limit, started), timer: None }
+    run_on(future, Clock::new(limit, started))
+}
+
+/// [`run_timed`] on a clock made before the future was created.
+pub(crate) fn run_on<T>(future: BoxFuture<'_, T>, clock: Clock) -> GuardedRun<'_, T> {
+    GuardedRun { guard: DropGuard::new(future), clock, timer: None }
 }
 
 /// The future of [`run_timed`]: written by hand rather than as an `async fn`, so that awaiting
@@ -192,7 +196,7 @@ impl<T> Future for GuardedRun<'_, T> {
 }
 
 /// How a guarded run is timed, and when its last poll ended.
-struct Clock {
+pub(crate) struct Clock {
     timing: Timing,
     /// The reading taken when the last poll ended (the start before the first).
     ended: Stamp,
@@ -209,8 +213,12 @@ enum Timing {
     Precise { limit: Duration, deadline: Instant, from: Option<Instant> },
 }
 
+type Payload = Box<dyn std::any::Any + Send>;
+
 impl Clock {
-    fn new(limit: Option<Duration>, started: Stamp) -> Self {
+    /// The clock of a call with this limit that started at `started`. A short limit is read on
+    /// the precise clock from now on: create it before the call starts.
+    pub(crate) fn new(limit: Option<Duration>, started: Stamp) -> Self {
         let precise =
             |limit, from: Instant| Timing::Precise { limit, deadline: deadline_after(from, limit), from: Some(from) };
         let timing = match (limit, started) {
@@ -224,14 +232,60 @@ impl Clock {
         Clock { timing, ended: started }
     }
 
-    /// Polls the guarded future once, and its timer when it waits.
+    /// Settles a call that ran to its end in place (a tool that never waits) as its first poll
+    /// would have been: a finished call, or a timeout when it blocked past its limit.
+    pub(crate) fn settle<T>(&mut self, value: T) -> Guarded<T> {
+        match self.timing {
+            Timing::Unlimited => {
+                self.ended = Stamp::now();
+                Guarded::Finished(value)
+            }
+            Timing::Coarse { limit, started } => match self.coarse_end(limit, started) {
+                Ok(_) => Guarded::Finished(value),
+                Err(blocked) => Guarded::TimedOut(blocked),
+            },
+            Timing::Precise { limit, deadline, from } => {
+                let after = self.precise_now();
+                if after > deadline {
+                    Guarded::TimedOut(timed_out(limit, from.unwrap_or(after), after))
+                } else {
+                    Guarded::Finished(value)
+                }
+            }
+        }
+    }
+
+    /// Reads the coarse clock at the end of the first poll: the time the call surely took, or its
+    /// time out when that is already over its limit (the interval is true to a tick either way,
+    /// and a call counts as over only when it surely is).
+    #[inline]
+    fn coarse_end(&mut self, limit: Duration, started: Coarse) -> Result<Duration, TimedOut> {
+        let after = Coarse::now();
+        self.ended = Stamp::Coarse(after);
+        let measured = after.nanos_since(started);
+        let surely = clock::at_least(measured);
+        if surely >= clock::nanos(limit) {
+            return Err(TimedOut { limit, blocked_for: Some(Duration::from_nanos(measured)) });
+        }
+        Ok(Duration::from_nanos(surely))
+    }
+
+    #[inline]
+    fn precise_now(&mut self) -> Instant {
+        let now = Instant::now();
+        self.ended = Stamp::Precise(now);
+        now
+    }
+
+    /// Polls the guarded future once, and its timer when it waits. Written as one fn, with the
+    /// first poll's common end (finished in time) first: it runs for every call and handler.
     fn poll<T>(
         &mut self,
         guard: &mut DropGuard<'_, T>,
         timer: &mut Option<std::pin::Pin<Box<tokio::time::Sleep>>>,
         cx: &mut Context<'_>,
     ) -> Poll<Guarded<T>> {
-        let panicked = |payload: Box<dyn std::any::Any + Send>| Guarded::Panicked(panic_message(&*payload));
+        let panicked = |payload: Payload| Guarded::Panicked(panic_message(&*payload));
         let (limit, deadline) = match self.timing {
             Timing::Unlimited => {
                 let polled = guard.poll_guarded(cx);
@@ -242,29 +296,19 @@ impl Clock {
             }
             Timing::Coarse { limit, started } => {
                 let polled = guard.poll_guarded(cx);
-                let after = Coarse::now();
-                self.ended = Stamp::Coarse(after);
-                let measured = after.nanos_since(started);
-                // The interval is true to a tick either way: a call counts as over its limit
-                // only when it surely is.
-                let surely = clock::at_least(measured);
-                let over = surely >= clock::nanos(limit);
-                let blocked =
-                    || Guarded::TimedOut(TimedOut { limit, blocked_for: Some(Duration::from_nanos(measured)) });
-                match polled {
-                    Poll::Ready(Err(payload)) => return Poll::Ready(panicked(payload)),
-                    Poll::Ready(Ok(_)) if over => return Poll::Ready(blocked()),
-                    Poll::Ready(Ok(value)) => return Poll::Ready(Guarded::Finished(value)),
-                    Poll::Pending if over => {
+                let surely = self.coarse_end(limit, started);
+                match (polled, surely) {
+                    (Poll::Ready(Err(payload)), _) => return Poll::Ready(panicked(payload)),
+                    (Poll::Ready(Ok(value)), Ok(_)) => return Poll::Ready(Guarded::Finished(value)),
+                    (Poll::Ready(Ok(_)), Err(blocked)) => return Poll::Ready(Guarded::TimedOut(blocked)),
+                    (Poll::Pending, Err(blocked)) => {
                         guard.release();
-                        return Poll::Ready(blocked());
+                        return Poll::Ready(Guarded::TimedOut(blocked));
                     }
                     // It waits: from here on it is timed on tokio's clock, from its start as
                     // surely measured.
-                    Poll::Pending => {
-                        let now = Instant::now();
-                        self.ended = Stamp::Precise(now);
-                        let surely = Duration::from_nanos(surely);
+                    (Poll::Pending, Ok(surely)) => {
+                        let now = self.precise_now();
                         let deadline = deadline_after(now.checked_sub(surely).unwrap_or(now), limit);
                         self.timing = Timing::Precise { limit, deadline, from: None };
                         (limit, deadline)
@@ -275,24 +319,16 @@ impl Clock {
                 let before = from.unwrap_or_else(Instant::now);
                 self.timing = Timing::Precise { limit, deadline, from: None };
                 let polled = guard.poll_guarded(cx);
-                let after = Instant::now();
-                self.ended = Stamp::Precise(after);
-                // Whether the call blocked its thread past its limit is only worked out when it
-                // timed out at the end of a poll. Only the last poll can have taken longer than
-                // the limit: every poll before it ended before the deadline, which is the limit
-                // after the start. So no duration is computed for a call that finishes in time or
-                // goes on waiting.
-                let timed_out = || {
-                    let this_poll = after.saturating_duration_since(before);
-                    Guarded::TimedOut(TimedOut { limit, blocked_for: (this_poll > limit).then_some(this_poll) })
-                };
+                let after = self.precise_now();
                 match polled {
                     Poll::Ready(Err(payload)) => return Poll::Ready(panicked(payload)),
-                    Poll::Ready(Ok(_)) if after > deadline => return Poll::Ready(timed_out()),
+                    Poll::Ready(Ok(_)) if after > deadline => {
+                        return Poll::Ready(Guarded::TimedOut(timed_out(limit, before, after)));
+                    }
                     Poll::Ready(Ok(value)) => return Poll::Ready(Guarded::Finished(value)),
                     Poll::Pending if after >= deadline => {
                         guard.release();
-                        return Poll::Ready(timed_out());
+                        return Poll::Ready(Guarded::TimedOut(timed_out(limit, before, after)));
                     }
                     Poll::Pending => (limit, deadline),
                 }
@@ -321,6 +357,16 @@ impl Clock {
             }
         }
     }
+}
+
+/// A call over its limit at the end of the poll that began at `before` (precise clock).
+/// Whether it blocked its thread past its limit is only worked out here: only the last poll can
+/// have taken longer than the limit, since every poll before it ended before the deadline, which
+/// is the limit after the start. So no duration is computed for a call that finishes in time or
+/// goes on waiting.
+fn timed_out(limit: Duration, before: Instant, after: Instant) -> TimedOut {
+    let this_poll = after.saturating_duration_since(before);
+    TimedOut { limit, blocked_for: (this_poll > limit).then_some(this_poll) }
 }
 
 /// `from + limit`, or a time too far ahead to matter when that is past what the clock holds.

@@ -6,7 +6,7 @@ use crate::cache::{Bounded, bounded};
 use crate::context_parts::{ContextParts, ContextView};
 use crate::guard::{self, Guarded, Stamp};
 use crate::listing::{Found, ListingSettings, ProviderListings};
-use crate::provider::{LinkedRegistry, RegistryLink, ToolProvider};
+use crate::provider::{Called, LinkedRegistry, RegistryLink, ToolProvider};
 use crate::recent_routes;
 use crate::routes::{self, DuplicatePolicy, ProviderKind, RouteRef, Routes, Warnings, shown};
 use crate::strict_arguments::undo_strict_forms;
@@ -665,7 +665,7 @@ impl ToolRegistry {
         // before the provider's future is awaited: a binding that was borrowed stays in the
         // future until its scope ends, and the call would stay beside the provider's copy for as
         // long as the call runs. One block, so that the call is moved into it once.
-        let (route, requested, created) = {
+        let (route, requested, mut clock, created) = {
             let mut call = call;
             routes = match self.routes_now(caller, locale) {
                 Some(routes) => routes,
@@ -716,41 +716,43 @@ impl ToolRegistry {
             localized =
                 ctx.filter(|c| c.locale != locale).map(|c| Box::new(ToolExecutionContext { locale, ..c.clone() }));
             let ctx = localized.as_deref().or(ctx);
+            // The provider's spec: its content (schemas, timeout) is the listed copy's, without
+            // the copy's renaming, which this path does not need. The call's clock starts before
+            // the call: a tool that never waits runs to its end right here.
+            let clock = guard::Clock::new(route.spec().timeout().or(config.default_timeout), started);
             let created = guard::create(move || match server {
-                Some(server) => provider.__invoke_on_server(call, ctx, server),
+                Some(server) => Called::Running(provider.__invoke_on_server(call, ctx, server)),
                 // The provider's ready-made call of the tool, when it has one: it skips the
                 // provider's own per-call lookup.
                 None => match route.direct() {
                     Some(direct) => direct.call(call, ctx),
-                    None => provider.invoke(call, ctx),
+                    None => Called::Running(provider.invoke(call, ctx)),
                 },
             });
-            (route, requested, created)
+            (route, requested, clock, created)
         };
-        // The provider's spec: its content (schemas, timeout) is the listed copy's, without the
-        // copy's renaming, which this path does not need.
-        let spec = route.spec();
-        let timeout = spec.timeout().or(config.default_timeout);
         let provider = route.provider();
-        let outcome = match created {
-            Ok(future) => match guard::run(future, timeout, started).await {
-                Guarded::Finished(outcome) => outcome,
-                Guarded::Panicked(message) => Err(ToolError::panic(message.unwrap_or_default())),
-                Guarded::TimedOut(timed_out) => {
-                    if let Some(blocked) = timed_out.blocked_for {
-                        tracing::warn!(
-                            tool = %shown(requested),
-                            provider = provider.provider_name(),
-                            blocked_ms = blocked.as_millis() as u64,
-                            timeout_ms = timed_out.limit.as_millis() as u64,
-                            "the tool blocked its executor thread longer than its timeout; do blocking work in a sync fn or spawn_blocking"
-                        );
-                    }
-                    Err(timeout_error(timed_out.limit))
+        let guarded = match created {
+            Ok(Called::Running(future)) => guard::run_on(future, clock).await.0,
+            Ok(Called::Done(outcome)) => clock.settle(outcome),
+            Err(payload) => Guarded::Panicked(guard::panic_message(&*payload)),
+        };
+        let outcome = match guarded {
+            Guarded::Finished(outcome) => outcome,
+            Guarded::Panicked(message) => Err(ToolError::panic(message.unwrap_or_default())),
+            Guarded::TimedOut(timed_out) => {
+                if let Some(blocked) = timed_out.blocked_for {
+                    tracing::warn!(
+                        tool = %shown(requested),
+                        provider = provider.provider_name(),
+                        blocked_ms = blocked.as_millis() as u64,
+                        timeout_ms = timed_out.limit.as_millis() as u64,
+                        "the tool blocked its executor thread longer than its timeout; do blocking work in a sync fn or spawn_blocking"
+                    );
                 }
-                Guarded::NoTimer(missing) => Err(missing.into_tool_error()),
-            },
-            Err(payload) => Err(guard::panic_error(payload)),
+                Err(timeout_error(timed_out.limit))
+            }
+            Guarded::NoTimer(missing) => Err(missing.into_tool_error()),
         };
         match outcome {
             Ok(mut result) => {

@@ -6,7 +6,9 @@
 
 pub use crate::args;
 pub use crate::output::Structured;
-pub use crate::registration::{AsyncInvoker, Invoker, PluginInstance, SyncInvoker, ToolKind, ToolRegistration};
+pub use crate::registration::{
+    AsyncInvoker, Invoker, PluginInstance, ReadyInvoker, SyncInvoker, ToolKind, ToolRegistration,
+};
 pub use crate::rust_schema::{RustParam, SchemaCx, ValueCheck, array_of, compose, map_of, static_schema};
 pub use inventory;
 pub use schemars;
@@ -31,6 +33,22 @@ pub fn into_result<R: IntoToolResult>(value: R, locale: Locale, origin: Option<S
         result.metadata.share(origin);
     }
     result
+}
+
+/// Runs the future of an `async fn` tool whose body can never wait (`#[tool]` found no `.await`
+/// in it, and no macro that could expand to one) to its end, in one poll, on the caller's stack.
+/// A future that waits all the same (a standard macro's name taken by one that awaits) is
+/// cancelled, and the call fails saying so.
+pub fn run_ready<F: std::future::Future>(future: F) -> Result<F::Output, crate::ToolError> {
+    let mut future = std::pin::pin!(future);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    match future.as_mut().poll(&mut cx) {
+        std::task::Poll::Ready(output) => Ok(output),
+        std::task::Poll::Pending => Err(crate::ToolError::new(
+            "Internal",
+            "the tool waited although its body has no `.await`: a macro it uses expands to one; report it to toolhook",
+        )),
+    }
 }
 
 /// Names a tool's result after the call, with the call's own name: no copy of it is made.

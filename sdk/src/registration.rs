@@ -28,6 +28,16 @@ pub type SyncInvoker = fn(
     Option<SharedEntries>,
 ) -> Result<ToolExecutionResult, ToolError>;
 
+/// Runs an `async fn` tool whose body can never wait (no `.await` in it) to its end in place,
+/// in one poll; the result shares the given entry (its plugin's `plugin_id`).
+pub type ReadyInvoker = for<'a> fn(
+    PluginInstance,
+    ToolInvocation,
+    Option<&'a ToolExecutionContext>,
+    Locale,
+    Option<SharedEntries>,
+) -> Result<ToolExecutionResult, ToolError>;
+
 /// How the runtime calls a tool: an async fn is polled; a sync fn runs on a blocking thread.
 #[derive(Clone, Copy, Debug)]
 pub enum Invoker {
@@ -67,6 +77,9 @@ pub struct ToolRegistration {
     pub compose: fn() -> Result<ToolSpec, ToolSpecError>,
     /// Calls the tool.
     pub invoker: Invoker,
+    /// Runs an `async fn` tool whose body can never wait to its end in place, without boxing its
+    /// future (what [`invoker`](Self::invoker) does in one poll); `None` for any other tool.
+    pub ready: Option<ReadyInvoker>,
     /// Where it was declared (`file:line`), for diagnostics.
     pub location: &'static str,
 }

@@ -139,11 +139,17 @@ pub trait ToolProvider: Send + Sync + 'static {
 #[doc(hidden)]
 pub trait DirectCall: Send + Sync + 'static {
     /// Runs one call of the tool; as [`ToolProvider::invoke`] would for it.
-    fn call<'a>(
-        &'a self,
-        call: ToolInvocation,
-        ctx: Option<&'a ToolExecutionContext>,
-    ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>>;
+    fn call<'a>(&'a self, call: ToolInvocation, ctx: Option<&'a ToolExecutionContext>) -> Called<'a>;
+}
+
+/// What a [`DirectCall`] gives back.
+#[doc(hidden)]
+#[allow(missing_debug_implementations)]
+pub enum Called<'a> {
+    /// The call ran to its end in place: a tool that never waits.
+    Done(Result<ToolExecutionResult, ToolError>),
+    /// The call's future, to be awaited.
+    Running(BoxFuture<'a, Result<ToolExecutionResult, ToolError>>),
 }
 
 /// A provider's link to the registry it is registered with.

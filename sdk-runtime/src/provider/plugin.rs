@@ -5,7 +5,7 @@ use crate::context_parts::ContextParts;
 use crate::guard::panic_error;
 use crate::plugins::{PluginSet, PluginState};
 use crate::provider::blocking::{BlockingCalls, BlockingLimits, StuckCall};
-use crate::provider::{DirectCall, RegistryLink, ToolProvider};
+use crate::provider::{Called, DirectCall, RegistryLink, ToolProvider};
 use crate::registry::not_found;
 use crate::source::Source;
 use rustc_hash::FxHashMap as HashMap;
@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use std::any::Any;
 use std::sync::{Arc, OnceLock, RwLock};
 use tokio::sync::Semaphore;
-use toolhook::__private::{AsyncInvoker, Invoker, PluginInstance, ToolKind, ToolRegistration};
+use toolhook::__private::{AsyncInvoker, Invoker, PluginInstance, ReadyInvoker, ToolKind, ToolRegistration};
 use toolhook::{
     BoxFuture, Locale, SharedEntries, ToolArguments, ToolAvailabilityContext, ToolError, ToolExecutionContext,
     ToolExecutionResult, ToolInvocation, ToolSpec, Visibility,
@@ -218,6 +218,7 @@ impl ToolProvider for PluginToolProvider {
         }
         Some(Box::new(DirectPluginTool {
             invoke,
+            ready: registration.ready,
             registration,
             instance: plugin.instance.clone(),
             origin: plugin.origin.clone(),
@@ -285,6 +286,8 @@ impl ToolProvider for PluginToolProvider {
 /// so the registry asks again.
 struct DirectPluginTool {
     invoke: AsyncInvoker,
+    /// For a tool whose body can never wait: the call run to its end in place.
+    ready: Option<ReadyInvoker>,
     registration: &'static ToolRegistration,
     instance: PluginInstance,
     origin: SharedEntries,
@@ -293,14 +296,14 @@ struct DirectPluginTool {
 }
 
 impl DirectCall for DirectPluginTool {
-    fn call<'a>(
-        &'a self,
-        mut call: ToolInvocation,
-        ctx: Option<&'a ToolExecutionContext>,
-    ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
+    fn call<'a>(&'a self, mut call: ToolInvocation, ctx: Option<&'a ToolExecutionContext>) -> Called<'a> {
         let locale = ctx.map_or(self.locale, |c| c.locale);
         prepare_arguments(&mut call, self.registration, ctx);
-        (self.invoke)(self.instance.clone(), call, ctx, locale, Some(self.origin.clone()))
+        let (instance, origin) = (self.instance.clone(), Some(self.origin.clone()));
+        match self.ready {
+            Some(ready) => Called::Done(ready(instance, call, ctx, locale, origin)),
+            None => Called::Running((self.invoke)(instance, call, ctx, locale, origin)),
+        }
     }
 }
 
