@@ -23,13 +23,64 @@ use std::sync::Arc;
 /// assert_eq!(server.len(), 2);
 /// assert_eq!(server.get("server_name").and_then(|v| v.as_str()), Some("brave"));
 /// ```
-#[derive(Clone, PartialEq)]
-pub struct SharedEntries(Arc<[(String, Value)]>);
+#[derive(Clone)]
+pub struct SharedEntries(Entries);
+
+/// How [`SharedEntries`] are held.
+#[derive(Clone)]
+enum Entries {
+    /// Shared by reference count.
+    Counted(Arc<[(String, Value)]>),
+    /// Kept for the life of the process: a copy is a copy of a pointer.
+    Kept(&'static [(String, Value)]),
+}
+
+impl std::ops::Deref for Entries {
+    type Target = [(String, Value)];
+
+    fn deref(&self) -> &[(String, Value)] {
+        match self {
+            Entries::Counted(entries) => entries,
+            Entries::Kept(entries) => entries,
+        }
+    }
+}
+
+impl PartialEq for SharedEntries {
+    fn eq(&self, other: &Self) -> bool {
+        *self.0 == *other.0
+    }
+}
+
+/// The most distinct entry groups [`SharedEntries::kept`] keeps for the life of the process.
+const MAX_KEPT: usize = 1024;
 
 impl SharedEntries {
     /// The one entry `key: value`.
     pub fn new(key: impl Into<String>, value: impl Into<Value>) -> Self {
-        SharedEntries(Arc::new([(key.into(), value.into())]))
+        SharedEntries(Entries::Counted(Arc::new([(key.into(), value.into())])))
+    }
+
+    /// The one entry `key: value`, kept for the life of the process (once per distinct entry),
+    /// so that sharing it with a result copies a pointer instead of counting a reference (two
+    /// atomic operations per result, one when it is made and one when it is dropped). For the
+    /// few origins a program has, a plugin's `plugin_id` say; once 1,024 distinct ones are kept,
+    /// further ones are counted as [`new`](Self::new) makes them.
+    #[doc(hidden)]
+    pub fn kept(key: &str, value: &str) -> Self {
+        static KEPT: std::sync::Mutex<Vec<&'static [(String, Value)]>> = std::sync::Mutex::new(Vec::new());
+        let mut kept = KEPT.lock().unwrap_or_else(|p| p.into_inner());
+        let same = |entries: &&&'static [(String, Value)]| matches!(entries, [(k, Value::String(v))] if k == key && v == value);
+        if let Some(&entries) = kept.iter().find(same) {
+            return SharedEntries(Entries::Kept(entries));
+        }
+        if kept.len() >= MAX_KEPT {
+            return SharedEntries::new(key, value);
+        }
+        // Kept on purpose for the rest of the process, like a `static`: bounded above.
+        let entries: &'static [(String, Value)] = Box::leak(Box::new([(key.to_owned(), Value::from(value))]));
+        kept.push(entries);
+        SharedEntries(Entries::Kept(entries))
     }
 
     /// Several entries, in order; a key given twice keeps its first place and its last value.
@@ -42,7 +93,7 @@ impl SharedEntries {
                 None => unique.push((key, value)),
             }
         }
-        SharedEntries(unique.into())
+        SharedEntries(Entries::Counted(unique.into()))
     }
 
     /// The value of `key`, when it is one of these entries.
@@ -474,6 +525,22 @@ mod tests {
         assert_eq!(own, shared());
         own.insert("a".into(), json!(0));
         assert_ne!(own, shared());
+    }
+
+    #[test]
+    fn kept_entries_read_and_compare_as_counted_ones() {
+        let kept = SharedEntries::kept("plugin_id", "acme.kept");
+        let again = SharedEntries::kept("plugin_id", "acme.kept");
+        assert_eq!(kept, SharedEntries::new("plugin_id", "acme.kept"));
+        match (&kept.0, &again.0) {
+            (Entries::Kept(one), Entries::Kept(two)) => assert!(std::ptr::eq(*one, *two), "kept twice"),
+            _ => panic!("the entries were not kept"),
+        }
+        let mut metadata = ResultMetadata::new();
+        metadata.share(kept);
+        assert_eq!(metadata["plugin_id"], "acme.kept");
+        assert_eq!(serde_json::to_string(&metadata).unwrap(), r#"{"plugin_id":"acme.kept"}"#);
+        assert_ne!(SharedEntries::kept("plugin_id", "acme.other"), again);
     }
 
     #[test]

@@ -82,7 +82,7 @@ impl PluginTool {
 impl PluginTools {
     pub(crate) fn new(id: String, source: Source, state: PluginState, tools: Vec<PluginTool>) -> Self {
         let index = tools.iter().enumerate().map(|(i, t)| (t.spec.name().to_owned(), i)).collect();
-        let origin = SharedEntries::new("plugin_id", id.as_str());
+        let origin = SharedEntries::kept("plugin_id", &id);
         PluginTools { id, origin, source, state, instance: None, tools, index, blocking: OnceLock::new() }
     }
 }
