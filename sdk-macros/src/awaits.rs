@@ -5,7 +5,8 @@
 //! only when there is no `await` token anywhere in the body (in macro arguments too) and every
 //! macro it invokes is one of the standard library's that never expand to an `.await`. Anything
 //! else, a nested `async` block or closure included, counts as "may wait": the answer may be
-//! wrong only in the safe direction.
+//! wrong only in the safe direction. So does any attribute macro left on the fn, which is
+//! expanded after `#[tool]` and may rewrite the body.
 
 use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::Visit;
@@ -43,6 +44,37 @@ const NEVER_AWAIT: &[&str] = &[
     "write",
     "writeln",
 ];
+
+/// The attributes that leave a fn's body as it is written. Any other attribute still on the fn
+/// (an attribute macro, or a `cfg_attr` that may become one) is expanded after `#[tool]` and may
+/// wrap the body in code that waits (`#[tracing::instrument]` does).
+const INERT: &[&str] = &[
+    "doc",
+    "allow",
+    "warn",
+    "deny",
+    "forbid",
+    "expect",
+    "cfg",
+    "inline",
+    "cold",
+    "must_use",
+    "deprecated",
+    "track_caller",
+];
+
+/// Whether every attribute left on the fn leaves its body as written: one-segment names of
+/// [`INERT`], and tool attributes (`rustfmt::skip`, `clippy::…`).
+pub(crate) fn inert(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().all(|attr| {
+        let segments: Vec<String> = attr.path().segments.iter().map(|s| s.ident.to_string()).collect();
+        match segments.as_slice() {
+            [name] => INERT.contains(&name.as_str()),
+            [tool, _] => ["rustfmt", "clippy"].contains(&tool.as_str()),
+            _ => false,
+        }
+    })
+}
 
 /// Whether the body of an `async fn` can never wait (see the module docs).
 pub(crate) fn never_waits(body: &syn::Block) -> bool {
@@ -107,6 +139,17 @@ mod tests {
             drop(f);
             v.len()
         })));
+    }
+
+    #[test]
+    fn only_inert_attributes_leave_the_body_as_written() {
+        let attrs = |tokens: proc_macro2::TokenStream| {
+            syn::parse2::<syn::ItemFn>(quote::quote!(#tokens async fn f() {})).expect("a fn").attrs
+        };
+        assert!(inert(&attrs(quote::quote!(#[doc = "x"] #[allow(dead_code)] #[inline] #[rustfmt::skip]))));
+        assert!(!inert(&attrs(quote::quote!(#[tracing::instrument]))));
+        assert!(!inert(&attrs(quote::quote!(#[instrument]))));
+        assert!(!inert(&attrs(quote::quote!(#[cfg_attr(test, instrument)]))));
     }
 
     #[test]

@@ -585,7 +585,7 @@ fn expand_item(
     let attrs = ToolAttrs::parse(attr, &mut errors);
     let command = crate::command::take(fn_attrs, &mut errors);
     let mut analysis = analyze(sig, owner, "a tool", &mut errors);
-    analysis.never_waits = analysis.is_async && crate::awaits::never_waits(body);
+    analysis.never_waits = analysis.is_async && crate::awaits::inert(fn_attrs) && crate::awaits::never_waits(body);
     for legacy in analysis.params.iter().filter(|p| p.kind == ParamKind::LegacyContext) {
         errors.error(
             &legacy.ty,

@@ -134,10 +134,10 @@ pub(crate) enum Stamp {
 }
 
 impl Stamp {
-    /// Now, on the coarse clock: a call's start before its limit is known.
+    /// Now, on the coarse clock where there is one: a call's start before its limit is known.
     #[inline]
     pub(crate) fn now() -> Stamp {
-        Stamp::Coarse(Coarse::now())
+        if clock::available() { Stamp::Coarse(Coarse::now()) } else { Stamp::precise() }
     }
 
     /// Now, on tokio's clock.
@@ -306,9 +306,12 @@ impl Clock {
                         return Poll::Ready(Guarded::TimedOut(blocked));
                     }
                     // It waits: from here on it is timed on tokio's clock, from its start as
-                    // surely measured.
+                    // surely measured. A first poll shorter than 1/64 of the limit is not taken
+                    // off (the call may get that much more): it would mix the real time of the
+                    // poll with tokio's clock, which a test may have paused.
                     (Poll::Pending, Ok(surely)) => {
                         let now = self.precise_now();
+                        let surely = if surely * clock::COARSE_TICKS < limit { Duration::ZERO } else { surely };
                         let deadline = deadline_after(now.checked_sub(surely).unwrap_or(now), limit);
                         self.timing = Timing::Precise { limit, deadline, from: None };
                         (limit, deadline)
@@ -370,7 +373,7 @@ fn timed_out(limit: Duration, before: Instant, after: Instant) -> TimedOut {
 }
 
 /// `from + limit`, or a time too far ahead to matter when that is past what the clock holds.
-fn deadline_after(from: Instant, limit: Duration) -> Instant {
+pub(crate) fn deadline_after(from: Instant, limit: Duration) -> Instant {
     const FAR: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
     from.checked_add(limit).or_else(|| from.checked_add(FAR)).unwrap_or(from)
 }
@@ -481,23 +484,28 @@ mod tests {
         .await;
     }
 
+    /// The coarse clock's tick here, when there is one.
+    fn tick() -> u64 {
+        clock::resolution().unwrap_or(0)
+    }
+
     /// The shortest limit measured on the coarse clock here.
     fn long_limit() -> Duration {
-        Duration::from_nanos(clock::resolution() * u64::from(clock::COARSE_TICKS)).max(Duration::from_millis(1))
+        Duration::from_nanos(tick() * u64::from(clock::COARSE_TICKS)).max(Duration::from_millis(1))
     }
 
     #[tokio::test]
     async fn a_long_limit_catches_a_first_poll_that_blocks_past_it() {
         let limit = long_limit();
-        // Past the limit by more than the coarse clock's two-tick tolerance.
-        let block = limit + Duration::from_nanos(3 * clock::resolution()) + Duration::from_millis(20);
+        // Past the limit by more than the coarse clock's tolerance.
+        let block = limit + Duration::from_nanos((clock::TOLERANCE_TICKS + 1) * tick()) + Duration::from_millis(20);
         let future: BoxFuture<'static, u8> = Box::pin(async move {
             std::thread::sleep(block);
             1
         });
         match run(future, Some(limit), Stamp::now()).await {
             Guarded::TimedOut(TimedOut { blocked_for: Some(blocked), .. }) => {
-                assert!(blocked + Duration::from_nanos(clock::resolution()) >= block, "{blocked:?} < {block:?}");
+                assert!(blocked + Duration::from_nanos(tick()) >= block, "{blocked:?} < {block:?}");
             }
             other => panic!("{other:?}"),
         }

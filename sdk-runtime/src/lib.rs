@@ -119,11 +119,12 @@
 //!   finishes on its first poll needs no timer, so it works on any executor; one that has to
 //!   wait needs tokio with timers, and says so in its result otherwise.
 //! - **Timing precision**: a precise clock reading costs tens of nanoseconds, a large share of a
-//!   fast call, so calls and hook handlers whose limit is at least 64 ticks of the kernel's
-//!   coarse clock (256 ms on a 250 Hz Linux kernel) are timed with that clock until they first
-//!   wait. Such a call is never failed before its limit; one that blocks its thread past the
-//!   limit and then returns may be let through when it returns within two ticks of it (at
-//!   most 1/32 of the limit). Shorter limits, and calls that wait, are timed to the
+//!   fast call, so on Linux calls and hook handlers whose limit is at least 64 ticks of the
+//!   kernel's coarse clock (256 ms on a 250 Hz kernel) are timed with that clock until they
+//!   first wait. Such a call is never failed before its limit; one that blocks its thread past
+//!   the limit and then returns may be let through when it returns within three ticks of it (at
+//!   most 3/64 of the limit), and one that waits may get up to 1/64 of its limit more. Shorter
+//!   limits, calls once they wait, and every call on other systems are timed to the
 //!   nanosecond on tokio's clock (which a test can pause).
 //! - **Access rules fail closed**: a tool limited to platforms or scopes is hidden and refused
 //!   when the context does not say which platform or scope it is called from.

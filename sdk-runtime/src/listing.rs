@@ -372,7 +372,7 @@ impl ProviderListings {
             health.flights = health.flights.saturating_sub(1);
             health.failures = health.failures.saturating_add(1);
             let wait = backoff(self.settings.backoff, self.settings.max_backoff, health.failures);
-            health.retry_at = Some(Instant::now() + wait);
+            health.retry_at = Some(guard::deadline_after(Instant::now(), wait));
             (health.failures, wait)
         };
         let mut state = slot.lock();

@@ -622,10 +622,11 @@ impl ToolRegistry {
     /// a timeout, a host without a usable tokio runtime).
     ///
     /// The timeout (the tool's own, else [`RegistryConfig::default_timeout`]) counts from the
-    /// moment the returned future is first polled: finding the tool and a handler that blocks
-    /// its thread before its first `.await` use it up too. A limit of 256 ms or more is checked
-    /// to the kernel's clock tick until the call first waits (see "Timing precision" in the
-    /// [crate docs](crate#choices)): a call is never failed before its limit.
+    /// moment the returned future is first polled: waiting for a provider's first listing to
+    /// find the tool, and a handler that blocks its thread before its first `.await`, use it up
+    /// too. A limit of 256 ms or more is checked to the kernel's clock tick until the call first
+    /// waits (see "Timing precision" in the [crate docs](crate#choices)): a call is never failed
+    /// before its limit.
     ///
     /// A tool the caller's access rules hide answers `Tool not found`, as if it did not exist: a
     /// plain failed result, with nothing else set; a `debug` log names the rule that hid it
@@ -675,8 +676,8 @@ impl ToolRegistry {
                     let now = Instant::now();
                     started = Stamp::Precise(now);
                     // Finding the tool waits at most as long as the call may take.
-                    let find_by =
-                        now + config.default_timeout.map_or(config.listing_timeout, |t| t.min(config.listing_timeout));
+                    let wait = config.default_timeout.map_or(config.listing_timeout, |t| t.min(config.listing_timeout));
+                    let find_by = guard::deadline_after(now, wait);
                     Box::pin(self.resolve(caller, Some(&call.tool_name), find_by, locale)).await
                 }
             };
@@ -835,7 +836,7 @@ impl ToolRegistry {
         if let Some(routes) = self.routes_now(caller, locale) {
             return routes;
         }
-        let wait_until = Instant::now() + self.inner.config.listing_timeout;
+        let wait_until = guard::deadline_after(Instant::now(), self.inner.config.listing_timeout);
         Box::pin(self.resolve(caller, None, wait_until, locale)).await
     }
 

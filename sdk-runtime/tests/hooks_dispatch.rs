@@ -387,6 +387,19 @@ async fn a_handler_that_blocks_its_thread_past_its_timeout_times_out_and_counts_
 }
 
 #[tokio::test]
+async fn a_handler_that_blocks_while_its_future_is_made_times_out_too() {
+    let d = dispatcher(demo());
+    let blocking = HookHandlerEntry::new("blocks_early", "demo.hook", |_: HookArgs, _: HookContext| {
+        std::thread::sleep(Duration::from_millis(60));
+        async { HookOutcome::<HookArgs>::proceed() }
+    })
+    .timeout(Duration::from_millis(20));
+    d.register_plugin("p", Source::ThirdParty, vec![blocking]).unwrap();
+    let result = d.invoke("demo.hook", HookArgs::new()).await.unwrap();
+    assert_eq!(result.errors, ["HookHandler p.blocks_early timed out after 20 ms"]);
+}
+
+#[tokio::test]
 async fn each_blocking_handler_is_timed_from_its_own_start_not_from_the_dispatch() {
     let d = dispatcher(demo());
     // Three handlers that each block for 100 ms, under 250 ms each: together they take 300 ms,

@@ -215,6 +215,42 @@ async fn a_tool_called_before_its_plugin_is_unloaded_is_not_reached_after() {
     assert_eq!(call().await.error_message, "Tool not found: forecast");
 }
 
+/// Set when the `acme.dropped` instance is dropped.
+static DROPPED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+#[derive(Default)]
+pub struct Dropped;
+
+impl Drop for Dropped {
+    fn drop(&mut self) {
+        DROPPED.store(true, Ordering::SeqCst);
+    }
+}
+
+/// A plugin that says when it is gone.
+#[plugin(id = "acme.dropped")]
+impl Dropped {
+    /// Answer.
+    #[tool(core_tool = true)]
+    async fn still_here(&self) -> &'static str {
+        "here"
+    }
+}
+
+#[tokio::test]
+async fn an_unloaded_plugin_is_let_go_although_its_tools_were_called() {
+    let _serial = SERIAL.lock().await;
+    let registry = ToolRegistry::default();
+    let dispatcher = HookDispatcher::new();
+    let host = host(&["acme.dropped"], &registry, &dispatcher);
+    assert_eq!(host.load_all().await.outcomes()[0].state, PluginState::Loaded);
+    for _ in 0..3 {
+        assert_eq!(registry.invoke(ToolInvocation::new("still_here", "{}"), None).await.content, "here");
+    }
+    host.unload("acme.dropped").await;
+    assert!(DROPPED.load(Ordering::SeqCst), "the unloaded plugin's instance is still alive");
+}
+
 #[derive(Default)]
 pub struct Broken;
 

@@ -633,9 +633,12 @@ impl HookDispatcher {
                     });
                 }
                 HookMode::Blocking => {
+                    // The handler's clock starts before its future is created: creating it is
+                    // the handler's work too.
+                    let timing = guard::Clock::new(Some(timeout), clock);
                     let (run, ended) = match inner.start(target, result.kwargs.clone(), timeout, clock) {
                         Started::Running(future, ticket) => {
-                            let (outcome, ended) = guard::run_timed(future, Some(timeout), clock).await;
+                            let (outcome, ended) = guard::run_on(future, timing).await;
                             (inner.finish(target, ticket, timeout, outcome), ended)
                         }
                         Started::Over(run, ended) => (run, ended),
@@ -729,9 +732,10 @@ impl Inner {
     /// counts from `started`. Also gives the clock reading taken when the handler returned
     /// (`started` when it did not run), from which the next handler of a dispatch starts.
     async fn run(&self, handler: &Handler, kwargs: HookArgs, timeout: Duration, started: Stamp) -> (Run, Stamp) {
+        let clock = guard::Clock::new(Some(timeout), started);
         match self.start(handler, kwargs, timeout, started) {
             Started::Running(future, ticket) => {
-                let (outcome, ended) = guard::run_timed(future, Some(timeout), started).await;
+                let (outcome, ended) = guard::run_on(future, clock).await;
                 (self.finish(handler, ticket, timeout, outcome), ended)
             }
             Started::Over(run, ended) => (run, ended),

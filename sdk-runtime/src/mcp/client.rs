@@ -307,7 +307,7 @@ impl McpToolProvider {
     /// returns where each stands.
     pub async fn wait_connected(&self, timeout: Duration) -> Vec<(String, McpServerStatus)> {
         let settled = |status: &McpServerStatus| !matches!(status, McpServerStatus::Connecting);
-        let until = tokio::time::Instant::now() + timeout;
+        let until = crate::guard::deadline_after(tokio::time::Instant::now(), timeout);
         while tokio::time::Instant::now() < until && !self.servers().iter().all(|(_, s)| settled(s)) {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }

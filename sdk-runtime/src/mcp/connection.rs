@@ -398,7 +398,7 @@ impl Connection {
     /// Waits before trying again, or until the host asks for a restart (`failures` start over);
     /// `false` when the host stops the server meanwhile.
     async fn wait(&self, wait: Duration, commands: &mut mpsc::Receiver<Command>, failures: &mut u32) -> bool {
-        let until = tokio::time::Instant::now() + wait;
+        let until = crate::guard::deadline_after(tokio::time::Instant::now(), wait);
         loop {
             tokio::select! {
                 () = tokio::time::sleep_until(until) => return true,

@@ -11,9 +11,10 @@ use crate::source::Source;
 use rustc_hash::FxHashMap as HashMap;
 use serde_json::{Map, Value};
 use std::any::Any;
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock, RwLock, Weak};
 use tokio::sync::Semaphore;
-use toolhook::__private::{AsyncInvoker, Invoker, PluginInstance, ReadyInvoker, ToolKind, ToolRegistration};
+use toolhook::__private::{AsyncInvoker, Invoker, ReadyInvoker, ToolKind, ToolRegistration};
 use toolhook::{
     BoxFuture, Locale, SharedEntries, ToolArguments, ToolAvailabilityContext, ToolError, ToolExecutionContext,
     ToolExecutionResult, ToolInvocation, ToolSpec, Visibility,
@@ -44,6 +45,9 @@ impl std::fmt::Debug for PluginToolProvider {
 #[derive(Default)]
 pub(crate) struct PluginTable {
     plugins: RwLock<Vec<PluginTools>>,
+    /// Bumped by every [`update`](Self::update), before the registry is told: a direct call
+    /// made from an older table is not used (see [`DirectPluginTool`]).
+    version: AtomicU64,
     /// Tools declared in the program but not served, and why (set by the plugin host).
     unavailable: RwLock<HashMap<String, String>>,
     link: OnceLock<RegistryLink>,
@@ -121,6 +125,7 @@ impl PluginTable {
             let mut plugins = self.plugins.write().unwrap_or_else(|p| p.into_inner());
             let out = change(&mut plugins);
             plugins.sort_by(|a, b| (a.source, &a.id).cmp(&(b.source, &b.id)));
+            self.version.fetch_add(1, Ordering::AcqRel);
             out
         };
         if let Some(link) = self.link.get() {
@@ -209,6 +214,8 @@ impl ToolProvider for PluginToolProvider {
     fn __direct_call(&self, spec: &ToolSpec) -> Option<Box<dyn DirectCall>> {
         let plugin_id = spec.metadata().get("plugin_id").and_then(Value::as_str)?;
         let plugins = self.table.read();
+        // Read under the lock, which every update holds while it bumps the version.
+        let version = self.table.version.load(Ordering::Acquire);
         let plugin = plugins.iter().find(|p| p.id == plugin_id && p.state == PluginState::Loaded)?;
         let tool = &plugin.tools[*plugin.index.get(spec.name())?];
         let registration = tool.registration;
@@ -217,10 +224,12 @@ impl ToolProvider for PluginToolProvider {
             return None;
         }
         Some(Box::new(DirectPluginTool {
+            provider: self.clone(),
+            version,
             invoke,
             ready: registration.ready,
             registration,
-            instance: plugin.instance.clone(),
+            instance: plugin.instance.as_ref().map(Arc::downgrade),
             origin: plugin.origin.clone(),
             locale: self.table.link.get().map_or_else(Locale::default, RegistryLink::locale),
         }))
@@ -281,15 +290,26 @@ impl ToolProvider for PluginToolProvider {
 }
 
 /// The direct call of one async tool of a loaded plugin: what [`PluginToolProvider::invoke`]
-/// finds under the table's lock on every call, found once per listing. Any change of the
-/// plugin's state, instance or tools goes through [`PluginTable::update`], which announces it,
-/// so the registry asks again.
+/// finds under the table's lock on every call, found once per listing.
+///
+/// It is used only while the table is as it was when the call was made: every change of a
+/// plugin's state, instance or tools goes through [`PluginTable::update`], which bumps the
+/// table's version before telling the registry, and a call that finds another version goes
+/// through [`PluginToolProvider::invoke`], which looks at the table as it is. So no call that
+/// starts after a plugin was unloaded reaches it, whichever listing it was routed with (a stale
+/// one while a new one is fetched, or one of a registry the provider does not notify). The
+/// plugin's instance is held weakly: a direct call kept in a cached listing does not keep an
+/// unloaded plugin alive.
 struct DirectPluginTool {
+    provider: PluginToolProvider,
+    /// The table's version when the call was made.
+    version: u64,
     invoke: AsyncInvoker,
     /// For a tool whose body can never wait: the call run to its end in place.
     ready: Option<ReadyInvoker>,
     registration: &'static ToolRegistration,
-    instance: PluginInstance,
+    /// The plugin's instance, for a method tool.
+    instance: Option<Weak<dyn Any + Send + Sync>>,
     origin: SharedEntries,
     /// The registry's locale: the texts of calls that come without a context.
     locale: Locale,
@@ -297,9 +317,17 @@ struct DirectPluginTool {
 
 impl DirectCall for DirectPluginTool {
     fn call<'a>(&'a self, mut call: ToolInvocation, ctx: Option<&'a ToolExecutionContext>) -> Called<'a> {
+        let instance = match &self.instance {
+            None => None,
+            Some(instance) => instance.upgrade(),
+        };
+        let current = self.provider.table.version.load(Ordering::Acquire) == self.version;
+        if !current || instance.is_none() && self.instance.is_some() {
+            return Called::Running(self.provider.invoke(call, ctx));
+        }
         let locale = ctx.map_or(self.locale, |c| c.locale);
         prepare_arguments(&mut call, self.registration, ctx);
-        let (instance, origin) = (self.instance.clone(), Some(self.origin.clone()));
+        let origin = Some(self.origin.clone());
         match self.ready {
             Some(ready) => Called::Done(ready(instance, call, ctx, locale, origin)),
             None => Called::Running((self.invoke)(instance, call, ctx, locale, origin)),
@@ -442,4 +470,49 @@ pub(crate) fn prepare_arguments(
         args.insert("action_data".into(), original);
     }
     call.arguments = ToolArguments::Value(Value::Object(args));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ToolRegistry;
+
+    /// Say hi.
+    #[toolhook::tool(core_tool = true)]
+    async fn direct_probe() -> String {
+        "hi".to_owned()
+    }
+
+    fn provider() -> PluginToolProvider {
+        let tool = toolhook::DeclaredTool::all().into_iter().find(|t| t.name() == "direct_probe").unwrap();
+        let plugin = PluginToolsSpec {
+            id: "acme.direct".into(),
+            source: Source::ThirdParty,
+            state: PluginState::Loaded,
+            tools: vec![tool],
+        };
+        PluginToolProvider::with_plugins(vec![plugin]).unwrap()
+    }
+
+    async fn call(registry: &ToolRegistry) -> ToolExecutionResult {
+        registry.invoke(ToolInvocation::new("direct_probe", "{}"), None).await
+    }
+
+    #[tokio::test]
+    async fn a_direct_call_made_before_the_table_changed_is_not_used_after() {
+        let provider = provider();
+        // A second registry is never told of the table's changes (a provider notifies the first
+        // registry it is attached to): its listing, and the direct call made from it, stay.
+        let (first, second) = (ToolRegistry::default(), ToolRegistry::default());
+        first.register_provider(provider.clone());
+        second.register_provider(provider.clone());
+        for registry in [&first, &second] {
+            assert_eq!(call(registry).await.content, "hi");
+        }
+        provider.table.update(|plugins| plugins.clear());
+        for registry in [&first, &second] {
+            let result = call(registry).await;
+            assert_eq!(result.error_message, "Tool not found: direct_probe", "{result:?}");
+        }
+    }
 }

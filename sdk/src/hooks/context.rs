@@ -32,7 +32,7 @@ pub struct HookContext {
 /// dispatcher keeps the names of the handlers a program registers so), which makes a call's
 /// context a copy of a pointer; or counted, which makes it a reference count.
 #[doc(hidden)]
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub enum SharedNames {
     /// Names kept for the life of the process.
     Static(&'static HookNames),
@@ -48,6 +48,12 @@ impl std::ops::Deref for SharedNames {
             SharedNames::Static(names) => names,
             SharedNames::Counted(names) => names,
         }
+    }
+}
+
+impl std::fmt::Debug for SharedNames {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, f)
     }
 }
 
