@@ -6,6 +6,10 @@
 //! baseline's are; `dispatcher_with_the_events_copy` (the copy timed too) is reported beside it.
 //!
 //! `cargo bench -p toolhook-runtime --bench hooks`
+//!
+//! The runs of the two sides follow each other, so a machine whose speed drifts (a busy virtual
+//! machine) moves their ratio from run to run; `--bench interleaved` measures this row with the
+//! two sides interleaved, which holds steady.
 
 use divan::Bencher;
 use std::hint::black_box;

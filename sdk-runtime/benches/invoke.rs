@@ -18,6 +18,10 @@
 //! so that the clock's resolution does not blur sub-microsecond figures.
 //!
 //! `cargo bench -p toolhook-runtime --bench invoke`
+//!
+//! The runs of the two sides follow each other, so a machine whose speed drifts (a busy virtual
+//! machine) moves their ratio from run to run; `--bench interleaved` measures this row with the
+//! two sides interleaved, which holds steady.
 
 use divan::{Bencher, black_box};
 use toolhook::{ToolExecutionContext, ToolInvocation};
