@@ -979,10 +979,10 @@ pub(crate) fn generate(
                 ::core::result::Result::Ok(::toolhook::__private::named(#into_result, __call.tool_name))
             })
         };
-        if analysis.never_waits {
-            // A body that can never wait runs to its end in place, without the box; the boxed
-            // invoker calls the same fn, so the body's code (and any error in it) exists once.
-            quote! {
+        // A body that can never wait runs to its end in place, without the box; the boxed
+        // invoker calls the same fn, so the body's code (and any error in it) exists once.
+        let (boxed, ready) = if analysis.never_waits {
+            let ready = quote! {
                 fn __toolhook_invoke_ready(
                     __instance: ::core::option::Option<::std::sync::Arc<dyn ::core::any::Any + ::core::marker::Send + ::core::marker::Sync>>,
                     __call: ::toolhook::ToolInvocation,
@@ -998,33 +998,31 @@ pub(crate) fn generate(
                     // Converted first: the output may borrow the call, whose name the result then takes.
                     ::core::result::Result::Ok(::toolhook::__private::named(#into_result, __call.tool_name))
                 }
-                fn __toolhook_invoke<'a>(
-                    __instance: ::core::option::Option<::std::sync::Arc<dyn ::core::any::Any + ::core::marker::Send + ::core::marker::Sync>>,
-                    __call: ::toolhook::ToolInvocation,
-                    __ctx: ::core::option::Option<&'a ::toolhook::ToolExecutionContext>,
-                    __locale: ::toolhook::Locale,
-                    __origin: ::core::option::Option<::toolhook::SharedEntries>,
-                ) -> ::toolhook::BoxFuture<'a, ::core::result::Result<::toolhook::ToolExecutionResult, ::toolhook::ToolError>> {
-                    ::std::boxed::Box::pin(async move { __toolhook_invoke_ready(__instance, __call, __ctx, __locale, __origin) })
-                }
-                const __TOOLHOOK_INVOKER: ::toolhook::__private::Invoker = ::toolhook::__private::Invoker::Async(__toolhook_invoke);
                 const __TOOLHOOK_READY: ::core::option::Option<::toolhook::__private::ReadyInvoker> =
                     ::core::option::Option::Some(__toolhook_invoke_ready);
-            }
+            };
+            let boxed = quote! {
+                ::std::boxed::Box::pin(async move { __toolhook_invoke_ready(__instance, __call, __ctx, __locale, __origin) })
+            };
+            (boxed, ready)
         } else {
-            quote! {
-                fn __toolhook_invoke<'a>(
-                    __instance: ::core::option::Option<::std::sync::Arc<dyn ::core::any::Any + ::core::marker::Send + ::core::marker::Sync>>,
-                    __call: ::toolhook::ToolInvocation,
-                    __ctx: ::core::option::Option<&'a ::toolhook::ToolExecutionContext>,
-                    __locale: ::toolhook::Locale,
-                    __origin: ::core::option::Option<::toolhook::SharedEntries>,
-                ) -> ::toolhook::BoxFuture<'a, ::core::result::Result<::toolhook::ToolExecutionResult, ::toolhook::ToolError>> {
-                    #boxed
-                }
-                const __TOOLHOOK_INVOKER: ::toolhook::__private::Invoker = ::toolhook::__private::Invoker::Async(__toolhook_invoke);
+            let ready = quote! {
                 const __TOOLHOOK_READY: ::core::option::Option<::toolhook::__private::ReadyInvoker> = ::core::option::Option::None;
+            };
+            (boxed, ready)
+        };
+        quote! {
+            fn __toolhook_invoke<'a>(
+                __instance: ::core::option::Option<::std::sync::Arc<dyn ::core::any::Any + ::core::marker::Send + ::core::marker::Sync>>,
+                __call: ::toolhook::ToolInvocation,
+                __ctx: ::core::option::Option<&'a ::toolhook::ToolExecutionContext>,
+                __locale: ::toolhook::Locale,
+                __origin: ::core::option::Option<::toolhook::SharedEntries>,
+            ) -> ::toolhook::BoxFuture<'a, ::core::result::Result<::toolhook::ToolExecutionResult, ::toolhook::ToolError>> {
+                #boxed
             }
+            const __TOOLHOOK_INVOKER: ::toolhook::__private::Invoker = ::toolhook::__private::Invoker::Async(__toolhook_invoke);
+            #ready
         }
     } else {
         let ctx_binding = if uses_ctx {

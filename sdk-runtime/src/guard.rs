@@ -234,12 +234,10 @@ impl Clock {
 
     /// Settles a call that ran to its end in place (a tool that never waits) as its first poll
     /// would have been: a finished call, or a timeout when it blocked past its limit.
+    /// (`ended` is not read again after this: a call without a limit reads no clock.)
     pub(crate) fn settle<T>(&mut self, value: T) -> Guarded<T> {
         match self.timing {
-            Timing::Unlimited => {
-                self.ended = Stamp::now();
-                Guarded::Finished(value)
-            }
+            Timing::Unlimited => Guarded::Finished(value),
             Timing::Coarse { limit, started } => match self.coarse_end(limit, started) {
                 Ok(_) => Guarded::Finished(value),
                 Err(blocked) => Guarded::TimedOut(blocked),

@@ -194,6 +194,7 @@ pub mod manifest;
 pub mod mcp;
 mod plugins;
 mod provider;
+mod recent;
 mod recent_routes;
 mod registry;
 mod results;

@@ -14,13 +14,11 @@
 //! and whatever it holds (providers, listings) is freed as it would be without this memo.
 
 use crate::context_parts::{ContextParts, ContextView};
+use crate::recent::{self, Recent};
 use crate::routes::Routes;
 use std::cell::RefCell;
 use std::sync::{Arc, Weak};
 use toolhook::{Locale, ToolAvailabilityContext};
-
-/// Name spaces remembered per thread.
-const ENTRIES: usize = 4;
 
 struct Entry {
     registry: u64,
@@ -45,14 +43,8 @@ impl Entry {
     }
 }
 
-struct Recent {
-    entries: [Option<Entry>; ENTRIES],
-    /// The entry the next new name space replaces.
-    next: usize,
-}
-
 thread_local! {
-    static RECENT: RefCell<Recent> = const { RefCell::new(Recent { entries: [const { None }; ENTRIES], next: 0 }) };
+    static RECENT: RefCell<Recent<Entry>> = const { RefCell::new(Recent::new()) };
 }
 
 /// The name space this thread last routed such a caller with in this registry at this
@@ -64,14 +56,7 @@ pub(crate) fn find(
     ctx: Option<ContextView<'_>>,
     locale: Locale,
 ) -> Option<Arc<Routes>> {
-    RECENT
-        .try_with(|recent| {
-            let recent = recent.try_borrow().ok()?;
-            let entry = recent.entries.iter().flatten().find(|e| e.serves(registry, generation, ctx, locale))?;
-            entry.routes.upgrade()
-        })
-        .ok()
-        .flatten()
+    recent::find(&RECENT, |e| e.serves(registry, generation, ctx, locale), |e| e.routes.upgrade())
 }
 
 /// Remembers the name space a caller was routed with, replacing this thread's oldest entry.
@@ -83,11 +68,8 @@ pub(crate) fn remember(
     locale: Locale,
     routes: &Arc<Routes>,
 ) {
-    let _ = RECENT.try_with(|recent| {
-        let Ok(mut recent) = recent.try_borrow_mut() else { return };
-        let at = recent.next;
-        recent.next = (at + 1) % ENTRIES;
+    recent::remember(&RECENT, || {
         let caller = ctx.map(|ctx| parts.project(ctx, locale));
-        recent.entries[at] = Some(Entry { registry, generation, parts, caller, routes: Arc::downgrade(routes) });
+        Entry { registry, generation, parts, caller, routes: Arc::downgrade(routes) }
     });
 }

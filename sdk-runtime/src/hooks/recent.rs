@@ -13,6 +13,7 @@
 
 use super::dispatcher::Handler;
 use super::spec::HookSpec;
+use crate::recent::{self, Recent};
 use std::cell::RefCell;
 use std::sync::{Arc, Weak};
 
@@ -26,9 +27,6 @@ pub(crate) struct Prepared {
 /// registry's.
 pub(crate) type Generation = (u64, u64);
 
-/// Pairs remembered per thread.
-const ENTRIES: usize = 4;
-
 struct Entry {
     dispatcher: u64,
     generation: Generation,
@@ -36,40 +34,22 @@ struct Entry {
     prepared: Weak<Prepared>,
 }
 
-struct Recent {
-    entries: [Option<Entry>; ENTRIES],
-    /// The entry the next new pair replaces.
-    next: usize,
-}
-
 thread_local! {
-    static RECENT: RefCell<Recent> = const { RefCell::new(Recent { entries: [const { None }; ENTRIES], next: 0 }) };
+    static RECENT: RefCell<Recent<Entry>> = const { RefCell::new(Recent::new()) };
 }
 
 /// The pair this thread last used for `hook` of this dispatcher at this generation, if it is
 /// still current.
 #[inline]
 pub(crate) fn find(dispatcher: u64, generation: Generation, hook: &str) -> Option<Arc<Prepared>> {
-    RECENT
-        .try_with(|recent| {
-            let recent = recent.try_borrow().ok()?;
-            let entry = recent
-                .entries
-                .iter()
-                .flatten()
-                .find(|e| e.dispatcher == dispatcher && e.generation == generation && *e.hook == *hook)?;
-            entry.prepared.upgrade()
-        })
-        .ok()
-        .flatten()
+    recent::find(
+        &RECENT,
+        |e| e.dispatcher == dispatcher && e.generation == generation && *e.hook == *hook,
+        |e| e.prepared.upgrade(),
+    )
 }
 
 /// Remembers the pair used for `hook`, replacing this thread's oldest entry.
 pub(crate) fn remember(dispatcher: u64, generation: Generation, hook: Arc<str>, prepared: &Arc<Prepared>) {
-    let _ = RECENT.try_with(|recent| {
-        let Ok(mut recent) = recent.try_borrow_mut() else { return };
-        let at = recent.next;
-        recent.next = (at + 1) % ENTRIES;
-        recent.entries[at] = Some(Entry { dispatcher, generation, hook, prepared: Arc::downgrade(prepared) });
-    });
+    recent::remember(&RECENT, || Entry { dispatcher, generation, hook, prepared: Arc::downgrade(prepared) });
 }
