@@ -11,7 +11,8 @@
 //! - `hooks`: a dispatch to 10 blocking handlers against awaiting the same fn 10 times with its
 //!   own copy of the arguments, one `block_on` per dispatch on both sides (goal ≤ 1.5×).
 //!
-//! `cargo bench -p toolhook-runtime --bench interleaved` (`ROUNDS=…` to change the 3,000 rounds).
+//! `cargo bench -p toolhook-runtime --bench interleaved` (`ROUNDS=…` to change the 3,000 rounds,
+//! `ROW=invoke` or `ROW=hooks` to run one row, as under a profiler).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -79,6 +80,8 @@ fn row(name: &str, rounds: usize, mut prepare: impl FnMut(), mut baseline: impl 
 
 fn main() {
     let rounds = std::env::var("ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(3000);
+    let only = std::env::var("ROW").ok();
+    let runs = |row: &str| only.as_deref().is_none_or(|only| only == row);
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
 
     let registry = ToolRegistry::default();
@@ -86,35 +89,41 @@ fn main() {
     let first = rt.block_on(registry.invoke(ToolInvocation::new("weather", weather::ARGS), None));
     assert_eq!(first.content, "Paris: sunny for 3 days");
     let calls = std::cell::RefCell::new(Vec::with_capacity(BATCH));
-    let results = std::cell::RefCell::new(Vec::with_capacity(BATCH));
-    let values = std::cell::RefCell::new(Vec::with_capacity(BATCH));
-    row(
-        "invoke",
-        rounds,
-        || {
-            values.borrow_mut().clear();
-            results.borrow_mut().clear();
-            let mut calls = calls.borrow_mut();
-            calls.clear();
-            calls.extend((0..BATCH).map(|_| ToolInvocation::new("weather", weather::ARGS)));
-        },
-        || {
-            let mut values = values.borrow_mut();
-            for _ in 0..BATCH {
-                values.push(rt.block_on(async {
-                    let args: weather::Args = serde_json::from_str(black_box(weather::ARGS)).expect("valid arguments");
-                    serde_json::to_value(weather::forecast(&args.city, args.days)).expect("a value")
-                }));
-            }
-        },
-        || {
-            let mut results = results.borrow_mut();
-            for call in calls.borrow_mut().drain(..) {
-                results.push(rt.block_on(registry.invoke(black_box(call), None)));
-            }
-        },
-    );
+    if runs("invoke") {
+        let results = std::cell::RefCell::new(Vec::with_capacity(BATCH));
+        let values = std::cell::RefCell::new(Vec::with_capacity(BATCH));
+        row(
+            "invoke",
+            rounds,
+            || {
+                values.borrow_mut().clear();
+                results.borrow_mut().clear();
+                let mut calls = calls.borrow_mut();
+                calls.clear();
+                calls.extend((0..BATCH).map(|_| ToolInvocation::new("weather", weather::ARGS)));
+            },
+            || {
+                let mut values = values.borrow_mut();
+                for _ in 0..BATCH {
+                    values.push(rt.block_on(async {
+                        let args: weather::Args =
+                            serde_json::from_str(black_box(weather::ARGS)).expect("valid arguments");
+                        serde_json::to_value(weather::forecast(&args.city, args.days)).expect("a value")
+                    }));
+                }
+            },
+            || {
+                let mut results = results.borrow_mut();
+                for call in calls.borrow_mut().drain(..) {
+                    results.push(rt.block_on(registry.invoke(black_box(call), None)));
+                }
+            },
+        );
+    }
 
+    if !runs("hooks") {
+        return;
+    }
     let specs = HookSpecRegistry::new();
     specs.register(HookSpec::new(HOOK)).expect("a valid spec");
     let dispatcher = HookDispatcher::builder().specs(specs).max_concurrent_observers(128).build();

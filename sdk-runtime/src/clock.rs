@@ -43,6 +43,14 @@ impl Coarse {
         Coarse(source::read())
     }
 
+    /// The first reading at which a call that started at this one is surely over `limit`:
+    /// [`at_least`] of the time since then reaches the limit.
+    #[inline]
+    pub(crate) fn surely_over(self, limit: Duration) -> Coarse {
+        let tolerance = resolution().unwrap_or(0).saturating_mul(TOLERANCE_TICKS);
+        Coarse(self.0.saturating_add(nanos(limit)).saturating_add(tolerance))
+    }
+
     /// The time from `earlier` to this reading, in nanoseconds (zero when `earlier` is later).
     #[inline]
     pub(crate) fn nanos_since(self, earlier: Coarse) -> u64 {
@@ -158,6 +166,17 @@ mod tests {
         assert!(measured + slack >= elapsed, "coarse {measured}, precise {elapsed}, slack {slack}");
         assert!(measured <= elapsed + slack, "coarse {measured}, precise {elapsed}, slack {slack}");
         assert!(at_least(measured) <= elapsed);
+    }
+
+    #[test]
+    fn a_call_is_surely_over_its_limit_exactly_when_its_least_time_reaches_it() {
+        let Some(tick) = resolution() else { return };
+        let started = Coarse(1_000_000_000);
+        let limit = Duration::from_nanos(tick * u64::from(COARSE_TICKS));
+        let over = started.surely_over(limit);
+        assert!(at_least(over.nanos_since(started)) >= nanos(limit));
+        assert!(at_least(over.nanos_since(started) - 1) < nanos(limit));
+        assert_eq!(Coarse(u64::MAX - 5).surely_over(limit), Coarse(u64::MAX), "saturates");
     }
 
     #[test]

@@ -206,8 +206,9 @@ pub(crate) struct Clock {
 enum Timing {
     /// No limit: nothing to measure.
     Unlimited,
-    /// A long limit, before the call first waits: on the coarse clock.
-    Coarse { limit: Duration, started: Coarse },
+    /// A long limit, before the call first waits: on the coarse clock. `over_at` is the first
+    /// reading at which the call is surely over its limit, worked out once.
+    Coarse { limit: Duration, started: Coarse, over_at: Coarse },
     /// On tokio's clock: a short limit, or a call that has waited. The next poll is measured
     /// from `from` when it is set (the start), else from when it begins.
     Precise { limit: Duration, deadline: Instant, from: Option<Instant> },
@@ -223,7 +224,9 @@ impl Clock {
             |limit, from: Instant| Timing::Precise { limit, deadline: deadline_after(from, limit), from: Some(from) };
         let timing = match (limit, started) {
             (None, _) => Timing::Unlimited,
-            (Some(limit), Stamp::Coarse(started)) if clock::coarse_enough(limit) => Timing::Coarse { limit, started },
+            (Some(limit), Stamp::Coarse(started)) if clock::coarse_enough(limit) => {
+                Timing::Coarse { limit, started, over_at: started.surely_over(limit) }
+            }
             // A short limit starts on the precise clock now: only the registry's own lookup has
             // run since the coarse reading.
             (Some(limit), Stamp::Coarse(_)) => precise(limit, Instant::now()),
@@ -238,7 +241,7 @@ impl Clock {
     pub(crate) fn settle<T>(&mut self, value: T) -> Guarded<T> {
         match self.timing {
             Timing::Unlimited => Guarded::Finished(value),
-            Timing::Coarse { limit, started } => match self.coarse_end(limit, started) {
+            Timing::Coarse { limit, started, over_at } => match self.coarse_end(limit, started, over_at) {
                 Ok(_) => Guarded::Finished(value),
                 Err(blocked) => Guarded::TimedOut(blocked),
             },
@@ -253,19 +256,17 @@ impl Clock {
         }
     }
 
-    /// Reads the coarse clock at the end of the first poll: the time the call surely took, or its
-    /// time out when that is already over its limit (the interval is true to a tick either way,
-    /// and a call counts as over only when it surely is).
+    /// Reads the coarse clock at the end of the first poll: the reading, or the call's time out
+    /// when it is surely over its limit (the interval is true to a tick either way, and a call
+    /// counts as over only when it surely is).
     #[inline]
-    fn coarse_end(&mut self, limit: Duration, started: Coarse) -> Result<Duration, TimedOut> {
+    fn coarse_end(&mut self, limit: Duration, started: Coarse, over_at: Coarse) -> Result<Coarse, TimedOut> {
         let after = Coarse::now();
         self.ended = Stamp::Coarse(after);
-        let measured = after.nanos_since(started);
-        let surely = clock::at_least(measured);
-        if surely >= clock::nanos(limit) {
-            return Err(TimedOut { limit, blocked_for: Some(Duration::from_nanos(measured)) });
+        if after >= over_at {
+            return Err(TimedOut { limit, blocked_for: Some(Duration::from_nanos(after.nanos_since(started))) });
         }
-        Ok(Duration::from_nanos(surely))
+        Ok(after)
     }
 
     #[inline]
@@ -292,9 +293,9 @@ impl Clock {
                 }
                 return polled.map(|outcome| outcome.map_or_else(panicked, Guarded::Finished));
             }
-            Timing::Coarse { limit, started } => {
+            Timing::Coarse { limit, started, over_at } => {
                 let polled = guard.poll_guarded(cx);
-                let surely = self.coarse_end(limit, started);
+                let surely = self.coarse_end(limit, started, over_at);
                 match (polled, surely) {
                     (Poll::Ready(Err(payload)), _) => return Poll::Ready(panicked(payload)),
                     (Poll::Ready(Ok(value)), Ok(_)) => return Poll::Ready(Guarded::Finished(value)),
@@ -307,7 +308,8 @@ impl Clock {
                     // surely measured. A first poll shorter than 1/64 of the limit is not taken
                     // off (the call may get that much more): it would mix the real time of the
                     // poll with tokio's clock, which a test may have paused.
-                    (Poll::Pending, Ok(surely)) => {
+                    (Poll::Pending, Ok(after)) => {
+                        let surely = Duration::from_nanos(clock::at_least(after.nanos_since(started)));
                         let now = self.precise_now();
                         let surely = if surely * clock::COARSE_TICKS < limit { Duration::ZERO } else { surely };
                         let deadline = deadline_after(now.checked_sub(surely).unwrap_or(now), limit);

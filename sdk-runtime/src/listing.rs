@@ -6,6 +6,7 @@ use crate::cache::{Bounded, bounded};
 use crate::context_parts::{ContextParts, ContextView};
 use crate::guard::{self, Guarded};
 use crate::provider::{DirectCall, ToolProvider};
+use crate::strict_arguments::may_hold_strict_forms;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
@@ -41,8 +42,18 @@ pub(crate) struct Listing {
 struct Made {
     /// The spec's listed copy under its own name.
     listed: OnceLock<ToolSpec>,
+    /// How the tool is called.
+    calling: OnceLock<Calling>,
+}
+
+/// What a call of one listed tool needs that depends only on the tool: worked out at its first
+/// call, for every later one.
+pub(crate) struct Calling {
     /// The provider's direct call of the tool, if it has one.
-    direct: OnceLock<Option<Box<dyn DirectCall>>>,
+    pub(crate) direct: Option<Box<dyn DirectCall>>,
+    /// Whether its arguments can hold a strict definition's forms (see
+    /// [`may_hold_strict_forms`]): a tool without optional parameters or maps skips the undoing.
+    pub(crate) strict_forms: bool,
 }
 
 impl std::fmt::Debug for Made {
@@ -65,10 +76,15 @@ impl Listing {
             .get_or_init(|| spec.__listed_copy(spec.name(), provider.provider_name(), provider.provider_type()))
     }
 
-    /// The provider's direct call of spec `i`, asked for once per listing.
+    /// How spec `i` is called: the provider's direct call and what the arguments need, worked
+    /// out once per listing.
     #[inline]
-    pub(crate) fn direct(&self, i: usize, provider: &dyn ToolProvider) -> Option<&dyn DirectCall> {
-        self.made[i].direct.get_or_init(|| provider.__direct_call(&self.specs[i])).as_deref()
+    pub(crate) fn calling(&self, i: usize, provider: &dyn ToolProvider) -> &Calling {
+        let spec = &self.specs[i];
+        self.made[i].calling.get_or_init(|| Calling {
+            direct: provider.__direct_call(spec),
+            strict_forms: may_hold_strict_forms(spec.parameters_schema()),
+        })
     }
 }
 

@@ -711,7 +711,6 @@ impl ToolRegistry {
                 }
                 return ToolExecutionResult::failure(requested, text);
             }
-            undo_strict_forms(&mut call.arguments, route.spec().parameters_schema());
             let server = provider_call(route, &mut call);
             let provider = route.provider();
             localized =
@@ -721,14 +720,21 @@ impl ToolRegistry {
             // the copy's renaming, which this path does not need. The call's clock starts before
             // the call: a tool that never waits runs to its end right here.
             let clock = guard::Clock::new(route.spec().timeout().or(config.default_timeout), started);
-            let created = guard::create(move || match server {
-                Some(server) => Called::Running(provider.__invoke_on_server(call, ctx, server)),
-                // The provider's ready-made call of the tool, when it has one: it skips the
-                // provider's own per-call lookup.
-                None => match route.direct() {
-                    Some(direct) => direct.call(call, ctx),
-                    None => Called::Running(provider.invoke(call, ctx)),
-                },
+            let created = guard::create(move || {
+                // Worked out at the tool's first call, by the provider (so under the guard).
+                let calling = route.calling();
+                if calling.strict_forms {
+                    undo_strict_forms(&mut call.arguments, route.spec().parameters_schema());
+                }
+                match server {
+                    Some(server) => Called::Running(provider.__invoke_on_server(call, ctx, server)),
+                    // The provider's ready-made call of the tool, when it has one: it skips the
+                    // provider's own per-call lookup.
+                    None => match &calling.direct {
+                        Some(direct) => direct.call(call, ctx),
+                        None => Called::Running(provider.invoke(call, ctx)),
+                    },
+                }
             });
             (route, requested, clock, created)
         };

@@ -3,8 +3,8 @@
 //! API accepts made into ones they all accept.
 
 use crate::cache::{Bounded, bounded};
-use crate::listing::Listing;
-use crate::provider::{DirectCall, ToolProvider};
+use crate::listing::{Calling, Listing};
+use crate::provider::ToolProvider;
 use hashbrown::HashTable;
 use rustc_hash::{FxBuildHasher, FxHashMap as HashMap};
 use serde_json::Value;
@@ -137,11 +137,12 @@ impl<'a> RouteRef<'a> {
         self.routes.kinds[self.route.source as usize]
     }
 
-    /// The provider's direct call of the tool, if it has one (made at the first call).
+    /// How the tool is called: its provider's direct call and what its arguments need (worked
+    /// out at the first call).
     #[inline]
-    pub(crate) fn direct(&self) -> Option<&'a dyn DirectCall> {
+    pub(crate) fn calling(&self) -> &'a Calling {
         let (provider, listing) = self.source();
-        listing.direct(self.route.spec as usize, provider.as_ref())
+        listing.calling(self.route.spec as usize, provider.as_ref())
     }
 
     /// The copy the registry lists: renamed, with the provider's identity and

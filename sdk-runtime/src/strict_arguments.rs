@@ -23,6 +23,33 @@ pub(crate) fn undo_strict_forms(arguments: &mut ToolArguments, schema: &Value) {
     }
 }
 
+/// Whether arguments sent under `schema` can hold a strict form at all: only an object schema
+/// with a property it does not require (whose `null` is dropped) or with `additionalProperties`
+/// (a map, which goes as pairs) has one. A schema with neither, at any depth, leaves every call's
+/// arguments as they are, so the registry asks once per listed tool and skips the scan of each
+/// call's text. Looks at every object in the schema, `$defs` and values included, so it errs
+/// towards `true`; walks without recursion, so a schema of any depth is safe.
+pub(crate) fn may_hold_strict_forms(schema: &Value) -> bool {
+    let mut stack = vec![schema];
+    while let Some(node) = stack.pop() {
+        match node {
+            Value::Object(map) => {
+                let required = map.get("required").and_then(Value::as_array);
+                let optional = map.get("properties").and_then(Value::as_object).is_some_and(|properties| {
+                    properties.keys().any(|key| !required.is_some_and(|r| r.iter().any(|n| n == key)))
+                });
+                if optional || map.get("additionalProperties").is_some_and(Value::is_object) {
+                    return true;
+                }
+                stack.extend(map.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Undoes what a strict definition makes a model send (see the module docs). Text with neither
 /// `null` nor a `"key"` in it is left as it is (not even parsed).
 pub(crate) fn from_strict(arguments: ToolArguments, schema: &Value) -> ToolArguments {
@@ -312,6 +339,46 @@ mod tests {
         assert_eq!(strict(json!({"a": null})), json!({}));
         assert_eq!(strict(json!({"m": [{"key": "x", "value": 1}]})), json!({"m": {"x": 1}}));
         assert_eq!(strict(json!({"a": "b", "m": {"x": 1}})), json!({"a": "b", "m": {"x": 1}}));
+    }
+
+    #[test]
+    fn only_schemas_with_optional_properties_or_maps_can_hold_strict_forms() {
+        let place = json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]});
+        let closed = json!({"type": "object", "properties": {"city": {"type": "string"}, "place": {"$ref": "#/$defs/Place"},
+            "stops": {"type": "array", "items": {"$ref": "#/$defs/Place"}}}, "required": ["city", "place", "stops"],
+            "$defs": {"Place": place}});
+        assert!(!may_hold_strict_forms(&closed));
+        assert!(!may_hold_strict_forms(&json!({"type": "object", "properties": {}})));
+        // Every call under it comes out as it went in, nulls and pairs included.
+        for sent in [
+            json!({"city": null, "place": {"name": null}, "stops": [{"name": "B"}]}),
+            json!({"city": "Oslo", "place": [{"key": "name", "value": "A"}], "stops": []}),
+        ] {
+            assert_eq!(stripped(sent.clone(), closed.clone()), sent);
+        }
+        let optional_in_defs = json!({"type": "object", "properties": {"place": {"$ref": "#/$defs/Place"}},
+            "required": ["place"], "$defs": {"Place": {"type": "object", "properties": {"zip": {"type": "string"}}}}});
+        let optional_in_items = json!({"type": "object", "properties": {"stops": {"type": "array", "items":
+            {"type": "object", "properties": {"zip": {"type": "string"}}, "required": []}}}, "required": ["stops"]});
+        let map = json!({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "integer"}}},
+            "required": ["m"]});
+        let top_level_optional = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+        for schema in [optional_in_defs, optional_in_items, map, top_level_optional] {
+            assert!(may_hold_strict_forms(&schema), "{schema}");
+        }
+    }
+
+    #[test]
+    fn a_schema_of_any_depth_is_looked_at_without_recursion() {
+        let mut schema = json!({"type": "string"});
+        for _ in 0..100_000 {
+            let mut node = Map::new();
+            node.insert("type".into(), json!("array"));
+            node.insert("items".into(), schema);
+            schema = Value::Object(node);
+        }
+        assert!(!may_hold_strict_forms(&schema));
+        toolhook::args::drop_deep(schema);
     }
 
     #[test]

@@ -115,3 +115,41 @@ async fn a_map_sent_as_key_value_pairs_decodes_like_the_map() {
     assert_eq!(from_pairs.content, r#"{"ann": 3, "bo": 5}"#);
     assert_eq!(from_pairs.content, from_map.content);
 }
+
+/// One key and its value.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(crate = "toolhook::serde")]
+#[schemars(crate = "toolhook::schemars")]
+struct Pair {
+    /// The key.
+    key: String,
+    /// Its value.
+    value: String,
+}
+
+/// Labels an item.
+#[tool]
+fn label(
+    /// What to label.
+    item: String,
+    /// The labels, in order.
+    pairs: Vec<Pair>,
+) -> String {
+    let pairs: Vec<String> = pairs.iter().map(|pair| format!("{}={}", pair.key, pair.value)).collect();
+    format!("{item}: {}", pairs.join(", "))
+}
+
+#[tokio::test]
+async fn a_tool_without_optional_parameters_or_maps_gets_its_arguments_as_sent() {
+    let registry = ToolRegistry::default();
+    registry.register_provider(PluginToolProvider::from_declared());
+    let call = |arguments: Value| registry.invoke(ToolInvocation::new("label", arguments.to_string()), None);
+    // A list of key/value objects is a list here: no map to make of it.
+    let listed = call(json!({"item": "box", "pairs": [{"key": "a", "value": "b"}]})).await;
+    assert!(listed.success, "{}", listed.error_message);
+    assert_eq!(listed.content, "box: a=b");
+    // A `null` for a required parameter is not dropped: the model is told which one it is.
+    let null = call(json!({"item": null, "pairs": []})).await;
+    assert!(!null.success);
+    assert!(null.error_message.contains("item"), "{}", null.error_message);
+}

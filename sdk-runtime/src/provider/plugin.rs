@@ -424,15 +424,26 @@ pub(crate) async fn run_registration(
 
 /// The arguments a plugin tool receives: declared context-named parameters the
 /// model left empty are filled from the context; legacy actions get the Python SDK's full object.
+/// Most tools have neither, and pass through without a call.
+#[inline]
 pub(crate) fn prepare_arguments(
     call: &mut ToolInvocation,
     registration: &ToolRegistration,
     ctx: Option<&ToolExecutionContext>,
 ) {
     let legacy = registration.kind == ToolKind::LegacyAction;
-    if registration.context_params.is_empty() && !legacy {
-        return;
+    if !registration.context_params.is_empty() || legacy {
+        fill_from_context(call, registration, ctx, legacy);
     }
+}
+
+/// [`prepare_arguments`] of a tool that has context-named parameters or is a legacy action.
+fn fill_from_context(
+    call: &mut ToolInvocation,
+    registration: &ToolRegistration,
+    ctx: Option<&ToolExecutionContext>,
+    legacy: bool,
+) {
     let Ok(Value::Object(mut args)) =
         call.arguments.to_value().map(|v| if v.is_null() { Value::Object(Map::new()) } else { v })
     else {
