@@ -1,12 +1,13 @@
-//! Whether an `async fn` tool's body can wait: one that cannot finishes on its first poll, so
-//! the runtime can run it to its end in place, without putting its future in a box.
+//! Whether the body of an `async fn` tool or blocking hook handler can wait: one that cannot
+//! finishes on its first poll, so the runtime can run it to its end in place, without putting
+//! its future in a box.
 //!
 //! A body can wait only at an `.await`. Macros can expand to one, so the answer is "never waits"
 //! only when there is no `await` token anywhere in the body (in macro arguments too) and every
 //! macro it invokes is one of the standard library's that never expand to an `.await`. Anything
 //! else, a nested `async` block or closure included, counts as "may wait": the answer may be
 //! wrong only in the safe direction. So does any attribute macro left on the fn, which is
-//! expanded after `#[tool]` and may rewrite the body.
+//! expanded after `#[tool]` (or `#[hook_handler]`) and may rewrite the body.
 
 use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::Visit;

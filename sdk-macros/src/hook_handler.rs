@@ -434,6 +434,7 @@ fn generate(
     attrs: &HookAttrs,
     analysis: &Analysis,
     owner: Owner<'_>,
+    ready: bool,
 ) -> TokenStream {
     let fn_ident = &sig.ident;
     let (hook, checks) = hook_tokens(attrs, analysis);
@@ -512,15 +513,39 @@ fn generate(
         (None, Mode::Observe) => quote!(::toolhook::__private::observe_outcome::<()>(__out)),
     };
     let span = sig.asyncness.map(|a| a.span()).unwrap_or_else(|| fn_ident.span());
-    let boxed = quote_spanned! {span=>
-        ::std::boxed::Box::pin(async move {
-            #instance
-            #ctx_unused
-            #decode
-            let __out = #callee(#receiver #(#call_args),*).await;
-            #convert
-        })
+    // A body that can never wait is called to its end in place, without the box; the boxed call
+    // goes through the same fn, so the glue (and any error in it) exists once.
+    let (boxed, ready) = if ready {
+        let ready = quote! {
+            fn __toolhook_hook_ready(
+                __instance: ::core::option::Option<::std::sync::Arc<dyn ::core::any::Any + ::core::marker::Send + ::core::marker::Sync>>,
+                __args: ::toolhook::hooks::HookArgs,
+                __ctx: ::toolhook::hooks::HookContext,
+            ) -> ::core::result::Result<::toolhook::hooks::HandlerOutcome, ::toolhook::hooks::HookHandlerError> {
+                #instance
+                #ctx_unused
+                #decode
+                let __out = ::toolhook::__private::run_hook_ready(#callee(#receiver #(#call_args),*))?;
+                #convert
+            }
+        };
+        let boxed = quote! {
+            ::std::boxed::Box::pin(async move { __toolhook_hook_ready(__instance, __args, __ctx) })
+        };
+        (boxed, (ready, quote!(::core::option::Option::Some(__toolhook_hook_ready))))
+    } else {
+        let boxed = quote_spanned! {span=>
+            ::std::boxed::Box::pin(async move {
+                #instance
+                #ctx_unused
+                #decode
+                let __out = #callee(#receiver #(#call_args),*).await;
+                #convert
+            })
+        };
+        (boxed, (quote!(), quote!(::core::option::Option::None)))
     };
+    let (ready_fn, ready) = ready;
     quote! {
         #[doc(hidden)]
         #[allow(clippy::all, non_snake_case)]
@@ -533,6 +558,7 @@ fn generate(
             ) -> ::toolhook::BoxFuture<'static, ::core::result::Result<::toolhook::hooks::HandlerOutcome, ::toolhook::hooks::HookHandlerError>> {
                 #boxed
             }
+            #ready_fn
             fn __toolhook_payload_schema() -> ::core::option::Option<::toolhook::__private::serde_json::Value> {
                 #schema
             }
@@ -552,6 +578,7 @@ fn generate(
                     metadata: #metadata,
                     payload_schema: __toolhook_payload_schema,
                     handler: __toolhook_hook_handler,
+                    ready: #ready,
                     location: ::core::concat!(::core::file!(), ":", ::core::line!()),
                 }
             }
@@ -626,7 +653,13 @@ fn check_payload(attrs: &HookAttrs, analysis: &Analysis, errors: &mut Errors) {
 }
 
 /// Checks the attribute and the signature, then generates; every mistake of both is reported.
-fn build(attr: TokenStream, fn_attrs: &[Attribute], sig: &Signature, owner: Owner<'_>) -> Result<TokenStream, Errors> {
+fn build(
+    attr: TokenStream,
+    fn_attrs: &[Attribute],
+    sig: &Signature,
+    body: &syn::Block,
+    owner: Owner<'_>,
+) -> Result<TokenStream, Errors> {
     let mut errors = Errors::default();
     let empty_span = match owner {
         Owner::Free => Span::call_site(),
@@ -638,13 +671,19 @@ fn build(attr: TokenStream, fn_attrs: &[Attribute], sig: &Signature, owner: Owne
     if !errors.is_empty() {
         return Err(errors);
     }
-    Ok(generate(fn_attrs, sig, &attrs, &analysis, owner))
+    // A blocking handler whose body can never wait runs to its end in place (observers always
+    // run as tasks of their own).
+    let ready = attrs.mode == Mode::Blocking
+        && sig.asyncness.is_some()
+        && crate::awaits::inert(fn_attrs)
+        && crate::awaits::never_waits(body);
+    Ok(generate(fn_attrs, sig, &attrs, &analysis, owner, ready))
 }
 
 /// Expands `#[hook_handler]` on a free fn (the package's default plugin).
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand_free_fn(item, "#[hook_handler] applies to an async fn", |func| {
-        build(attr, &func.attrs, &func.sig, Owner::Free)
+        build(attr, &func.attrs, &func.sig, &func.block, Owner::Free)
     })
 }
 
@@ -657,7 +696,7 @@ pub(crate) fn expand_method(
     self_ty: &Type,
     plugin_id: &str,
 ) -> Result<TokenStream, Errors> {
-    build(attr, &method.attrs, &method.sig, Owner::Method { self_ty, plugin_id })
+    build(attr, &method.attrs, &method.sig, &method.block, Owner::Method { self_ty, plugin_id })
 }
 
 #[cfg(test)]

@@ -235,6 +235,12 @@ impl Clock {
         Clock { timing, ended: started }
     }
 
+    /// The reading taken when the call last ended (its start before it ran; see
+    /// [`settle`](Self::settle) for a call without a limit, which reads no clock).
+    pub(crate) fn ended(&self) -> Stamp {
+        self.ended
+    }
+
     /// Settles a call that ran to its end in place (a tool that never waits) as its first poll
     /// would have been: a finished call, or a timeout when it blocked past its limit.
     /// (`ended` is not read again after this: a call without a limit reads no clock.)

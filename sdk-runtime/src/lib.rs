@@ -126,6 +126,13 @@
 //!   most 3/64 of the limit), and one that waits may get up to 1/64 of its limit more. Shorter
 //!   limits, calls once they wait, and every call on other systems are timed to the
 //!   nanosecond on tokio's clock (which a test can pause).
+//! - **Bodies that never wait**: an `async fn` `#[tool]`, or a blocking `#[hook_handler]`, whose
+//!   body has no `.await` (nor any macro that could expand to one) is called to its end in
+//!   place, with no boxed future: most small tools and filters cost little more than the direct
+//!   call. Such a call is timed, and its panic caught, as any other; like any code that blocks
+//!   its thread, it cannot be interrupted, so one that runs past its limit is timed out when it
+//!   returns. A handler a host registers as a closure ([`hooks::HookHandlerEntry::new`]) is
+//!   always boxed: its future's type is not known to be ready.
 //! - **Access rules fail closed**: a tool limited to platforms or scopes is hidden and refused
 //!   when the context does not say which platform or scope it is called from.
 //! - **Plugin routing**: a call routed to the plugin provider names its `plugin_id` only when two

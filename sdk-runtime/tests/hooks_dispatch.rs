@@ -635,6 +635,7 @@ toolhook::__private::inventory::submit! {
         metadata: "{}",
         payload_schema: || None,
         handler: method_handler,
+        ready: None,
         location: "hooks_dispatch.rs",
     }
 }

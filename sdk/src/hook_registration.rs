@@ -16,6 +16,11 @@ pub type HookHandlerFn = fn(
     HookContext,
 ) -> BoxFuture<'static, Result<HandlerOutcome, HookHandlerError>>;
 
+/// Calls a blocking handler whose body can never wait (an `async fn` without `.await`) to its
+/// end in place, in one poll: no future is boxed.
+pub type ReadyHookHandlerFn =
+    fn(Option<Arc<dyn Any + Send + Sync>>, HookArgs, HookContext) -> Result<HandlerOutcome, HookHandlerError>;
+
 /// One declared hook handler, as `#[hook_handler]` submits it to `inventory`.
 #[derive(Debug)]
 pub struct HookHandlerRegistration {
@@ -47,6 +52,8 @@ pub struct HookHandlerRegistration {
     pub payload_schema: fn() -> Option<Value>,
     /// Calls the handler.
     pub handler: HookHandlerFn,
+    /// For a blocking handler whose body can never wait: calls it to its end in place.
+    pub ready: Option<ReadyHookHandlerFn>,
     /// Where it was declared (`file:line`), for diagnostics.
     pub location: &'static str,
 }

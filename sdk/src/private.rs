@@ -40,14 +40,32 @@ pub fn into_result<R: IntoToolResult>(value: R, locale: Locale, origin: Option<S
 /// A future that waits all the same (a standard macro's name taken by one that awaits) is
 /// cancelled, and the call fails saying so.
 pub fn run_ready<F: std::future::Future>(future: F) -> Result<F::Output, crate::ToolError> {
+    poll_once(future).ok_or_else(|| {
+        crate::ToolError::new(
+            "Internal",
+            "the tool waited although its body has no `.await`: a macro it uses expands to one; report it to toolhook",
+        )
+    })
+}
+
+/// [`run_ready`] for a blocking `#[hook_handler]` whose body can never wait.
+pub fn run_hook_ready<F: std::future::Future>(future: F) -> Result<F::Output, crate::hooks::HookHandlerError> {
+    poll_once(future).ok_or_else(|| {
+        crate::hooks::HookHandlerError::Failed(
+            "the handler waited although its body has no `.await`: a macro it uses expands to one; report it to toolhook"
+                .to_owned(),
+        )
+    })
+}
+
+/// Polls a future once, on the caller's stack, with a waker that does nothing; `None` (the
+/// future dropped) when it did not finish.
+fn poll_once<F: std::future::Future>(future: F) -> Option<F::Output> {
     let mut future = std::pin::pin!(future);
     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
     match future.as_mut().poll(&mut cx) {
-        std::task::Poll::Ready(output) => Ok(output),
-        std::task::Poll::Pending => Err(crate::ToolError::new(
-            "Internal",
-            "the tool waited although its body has no `.await`: a macro it uses expands to one; report it to toolhook",
-        )),
+        std::task::Poll::Ready(output) => Some(output),
+        std::task::Poll::Pending => None,
     }
 }
 
@@ -282,7 +300,7 @@ pub fn is_truthy(value: &serde_json::Value) -> bool {
 
 // ---- #[hook_handler] ------------------------------------------------------------------------
 
-pub use crate::hook_registration::{HookHandlerFn, HookHandlerRegistration};
+pub use crate::hook_registration::{HookHandlerFn, HookHandlerRegistration, ReadyHookHandlerFn};
 pub use crate::hooks::handler::json_type;
 
 use crate::hooks::{BlockingHookResult, HandlerOutcome, HookArgs, HookHandlerError, ObserveHookResult};

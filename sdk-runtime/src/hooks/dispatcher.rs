@@ -1,7 +1,7 @@
 //! [`HookDispatcher`]: registers plugins' handler batches and fires hooks.
 
 use super::breaker::{Breaker, BreakerConfig, BreakerStatus, Permit, Ticket, Verdict};
-use super::entry::{HandlerCall, HookHandlerEntry};
+use super::entry::{HandlerCall, HookHandlerEntry, ReadyCall};
 use super::error::{HookError, HookErrorKind};
 use super::names;
 use super::observers::{ObserverOverflow, Observers};
@@ -95,6 +95,8 @@ pub(super) struct Handler {
     loaded: Arc<AtomicBool>,
     missing_instance: bool,
     call: HandlerCall,
+    /// The call to its end in place of a blocking handler whose body can never wait.
+    ready: Option<ReadyCall>,
 }
 
 impl Handler {
@@ -436,6 +438,7 @@ impl HookDispatcher {
                     loaded: Arc::clone(&loaded),
                     missing_instance: entry.missing_instance,
                     call: entry.call,
+                    ready: entry.ready,
                 })
             })
             .collect();
@@ -641,6 +644,7 @@ impl HookDispatcher {
                             let (outcome, ended) = guard::run_on(future, timing).await;
                             (inner.finish(target, ticket, timeout, outcome), ended)
                         }
+                        Started::Done(outcome, ticket) => inner.settle(target, ticket, timeout, timing, outcome),
                         Started::Over(run, ended) => (run, ended),
                     };
                     clock = ended;
@@ -659,6 +663,8 @@ impl HookDispatcher {
 /// A handler's call, started: its future and the breaker's ticket, or already over.
 enum Started<'a> {
     Running(BoxFuture<'static, Result<HandlerOutcome, HookHandlerError>>, Ticket<'a>),
+    /// A handler that never waits, already run to its end.
+    Done(Result<HandlerOutcome, HookHandlerError>, Ticket<'a>),
     Over(Run, Stamp),
 }
 
@@ -738,8 +744,23 @@ impl Inner {
                 let (outcome, ended) = guard::run_on(future, clock).await;
                 (self.finish(handler, ticket, timeout, outcome), ended)
             }
+            Started::Done(outcome, ticket) => self.settle(handler, ticket, timeout, clock, outcome),
             Started::Over(run, ended) => (run, ended),
         }
+    }
+
+    /// [`finish`](Self::finish) of a handler that ran to its end in place: timed out when it
+    /// blocked past its limit, as its first poll would have been.
+    fn settle(
+        &self,
+        handler: &Handler,
+        ticket: Ticket<'_>,
+        timeout: Duration,
+        mut clock: guard::Clock,
+        outcome: Result<HandlerOutcome, HookHandlerError>,
+    ) -> (Run, Stamp) {
+        let outcome = clock.settle(outcome);
+        (self.finish(handler, ticket, timeout, outcome), clock.ended())
     }
 
     /// The first half of [`run`](Self::run), up to the handler's future: the dispatch loop
@@ -766,6 +787,19 @@ impl Inner {
         // A handler that blocks its thread (even while its future is created) is timed out when
         // it returns, and counts against its plugin. On timeout the future is dropped (a panic in
         // its drop is contained), cancelling the handler.
+        // A handler whose body never waits runs to its end right here (an observer, in its own
+        // task), timed like a first poll; a panic in it fails it as one while creating its
+        // future would.
+        if let Some(ready) = &handler.ready {
+            return match guard::create(|| ready(kwargs, ctx)) {
+                Ok(outcome) => Started::Done(outcome, ticket),
+                Err(payload) => {
+                    ticket.report(Verdict::Failure);
+                    let message = guard::panic_message(&*payload);
+                    Started::Over(Run::Failed(panic_text(message)), Stamp::now())
+                }
+            };
+        }
         match guard::create(|| (handler.call)(kwargs, ctx)) {
             Ok(future) => Started::Running(future, ticket),
             Err(payload) => {

@@ -18,6 +18,10 @@ use toolhook::hooks::{
 pub(crate) type HandlerCall =
     Arc<dyn Fn(HookArgs, HookContext) -> BoxFuture<'static, Result<HandlerOutcome, HookHandlerError>> + Send + Sync>;
 
+/// A blocking handler's call to its end in place, for one whose body can never wait.
+pub(crate) type ReadyCall =
+    Arc<dyn Fn(HookArgs, HookContext) -> Result<HandlerOutcome, HookHandlerError> + Send + Sync>;
+
 /// One `hook_handlers` entry of a plugin manifest, as manifests and hosts in other
 /// languages give it: strings, trimmed and lower-cased, empty meaning the default. Invalid values
 /// are reported when the plugin's batch is registered.
@@ -86,6 +90,9 @@ pub struct HookHandlerEntry {
     /// A `#[plugin]` method declared without the plugin's instance: it is not loaded.
     pub(crate) missing_instance: bool,
     pub(crate) call: HandlerCall,
+    /// Set for a `#[hook_handler]` whose body can never wait: a blocking dispatch calls it in
+    /// place, with no future to box.
+    pub(crate) ready: Option<ReadyCall>,
 }
 
 impl fmt::Debug for HookHandlerEntry {
@@ -124,6 +131,7 @@ impl HookHandlerEntry {
             enabled: true,
             missing_instance: false,
             call,
+            ready: None,
         }
     }
 
@@ -183,6 +191,10 @@ impl HookHandlerEntry {
     /// the plugin's instance; without it the handler fails with `plugin {id} is not loaded`.
     pub fn from_declared(handler: DeclaredHookHandler, instance: Option<Arc<dyn Any + Send + Sync>>) -> Self {
         let missing_instance = handler.is_method() && instance.is_none();
+        let ready = handler.registration().ready.map(|ready| {
+            let instance = instance.clone();
+            Arc::new(move |args, ctx| ready(instance.clone(), args, ctx)) as ReadyCall
+        });
         let call: HandlerCall = Arc::new(move |args, ctx| handler.call(instance.clone(), args, ctx));
         let mut entry = HookHandlerEntry::with_call(handler.name(), handler.hook(), call)
             .mode(handler.mode())
@@ -190,6 +202,7 @@ impl HookHandlerEntry {
             .error_policy(handler.error_policy());
         entry.timeout_ms = Ok(handler.registration().timeout_ms);
         entry.missing_instance = missing_instance;
+        entry.ready = ready;
         entry
     }
 
