@@ -4,6 +4,9 @@
 //!
 //! The ≤ 1.5× goal applies to `dispatcher`, whose event arguments are made untimed, as the
 //! baseline's are; `dispatcher_with_the_events_copy` (the copy timed too) is reported beside it.
+//! Those handlers are closures a host registers, whose futures are boxed; `declared_handlers`
+//! runs the same body declared with `#[hook_handler]`, which the dispatcher calls in place (its
+//! body never waits).
 //!
 //! `cargo bench -p toolhook-runtime --bench hooks`
 //!
@@ -16,6 +19,9 @@ use std::hint::black_box;
 use toolhook::hooks::{HookArgs, HookContext, HookMode, HookOutcome};
 use toolhook_runtime::Source;
 use toolhook_runtime::hooks::{HookDispatcher, HookHandlerEntry, HookSpec, HookSpecRegistry};
+
+#[path = "common/declared_hooks.rs"]
+mod declared_hooks;
 
 fn main() {
     divan::main();
@@ -87,6 +93,22 @@ mod ten_blocking_handlers {
         let args = kwargs();
         bencher.bench_local(|| {
             runtime.block_on(async { black_box(dispatcher.invoke(HOOK, black_box(args.clone())).await) })
+        });
+    }
+
+    /// `dispatcher`, with the handlers declared with `#[hook_handler]`.
+    #[divan::bench]
+    fn declared_handlers(bencher: Bencher<'_, '_>) {
+        let runtime = runtime();
+        let specs = HookSpecRegistry::new();
+        specs.register(HookSpec::new(declared_hooks::HOOK)).expect("a valid spec");
+        let dispatcher = HookDispatcher::builder().specs(specs).build();
+        dispatcher
+            .register_plugin("bench.plugin", Source::ThirdParty, declared_hooks::entries())
+            .expect("a valid batch");
+        let args = kwargs();
+        bencher.with_inputs(|| args.clone()).bench_local_values(|args| {
+            runtime.block_on(async { black_box(dispatcher.invoke(declared_hooks::HOOK, args).await) })
         });
     }
 

@@ -9,7 +9,9 @@
 //!   hand-written call (parse, call, `to_value`), one `block_on` per call on both sides
 //!   (goal ≤ 1.3×).
 //! - `hooks`: a dispatch to 10 blocking handlers against awaiting the same fn 10 times with its
-//!   own copy of the arguments, one `block_on` per dispatch on both sides (goal ≤ 1.5×).
+//!   own copy of the arguments, one `block_on` per dispatch on both sides (goal ≤ 1.5×): the
+//!   handlers as closures a host registers (`HookHandlerEntry::new`), each call's future boxed,
+//!   and as `#[hook_handler]`s, whose bodies never wait, called in place.
 //!
 //! `cargo bench -p toolhook-runtime --bench interleaved` (`ROUNDS=…` to change the 3,000 rounds,
 //! `ROW=invoke` or `ROW=hooks` to run one row, as under a profiler).
@@ -24,6 +26,9 @@ use toolhook_runtime::{PluginToolProvider, Source, ToolRegistry};
 #[path = "common/weather.rs"]
 #[allow(dead_code)]
 mod weather;
+
+#[path = "common/declared_hooks.rs"]
+mod declared_hooks;
 
 /// Calls per batch.
 const BATCH: usize = 20;
@@ -124,18 +129,26 @@ fn main() {
     if !runs("hooks") {
         return;
     }
-    let specs = HookSpecRegistry::new();
-    specs.register(HookSpec::new(HOOK)).expect("a valid spec");
-    let dispatcher = HookDispatcher::builder().specs(specs).max_concurrent_observers(128).build();
-    let entries = (0..10)
+    let closures = (0..10)
         .map(|i| HookHandlerEntry::new(format!("h{i}"), HOOK, |args: HookArgs, _: HookContext| handler(args)))
         .collect();
+    hooks_row("hooks (10 blocking handlers)", rounds, &rt, HOOK, closures);
+    hooks_row("hooks (10 declared blocking handlers)", rounds, &rt, declared_hooks::HOOK, declared_hooks::entries());
+}
+
+/// The hooks row for one set of 10 handlers of `hook`.
+fn hooks_row(name: &str, rounds: usize, rt: &tokio::runtime::Runtime, hook: &str, entries: Vec<HookHandlerEntry>) {
+    let specs = HookSpecRegistry::new();
+    specs.register(HookSpec::new(hook)).expect("a valid spec");
+    let dispatcher = HookDispatcher::builder().specs(specs).max_concurrent_observers(128).build();
     dispatcher.register_plugin("bench.plugin", Source::ThirdParty, entries).expect("a valid batch");
     let args = kwargs();
+    let first = rt.block_on(dispatcher.invoke(hook, args.clone())).expect("a dispatch");
+    assert!(first.errors.is_empty() && !first.aborted, "{:?}", first.errors);
     let inputs = std::cell::RefCell::new(Vec::with_capacity(BATCH));
     let fired = std::cell::RefCell::new(Vec::with_capacity(BATCH));
     row(
-        "hooks (10 blocking handlers)",
+        name,
         rounds,
         || {
             fired.borrow_mut().clear();
@@ -155,7 +168,7 @@ fn main() {
         || {
             let mut fired = fired.borrow_mut();
             for args in inputs.borrow_mut().drain(..) {
-                fired.push(rt.block_on(dispatcher.invoke(HOOK, args)).expect("a dispatch"));
+                fired.push(rt.block_on(dispatcher.invoke(hook, args)).expect("a dispatch"));
             }
         },
     );
