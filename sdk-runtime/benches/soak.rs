@@ -2,8 +2,9 @@
 //!
 //! 1,000 tools, calls from 100,000 distinct sessions, a provider whose listing never returns, a
 //! provider whose listing fails every other time and that announces changes every 50 ms, and a
-//! storm of hook events at a slow observer. Prints calls/s, latency percentiles, peak RSS and
-//! the observer runs dropped.
+//! storm of hook events at a slow observer. Prints calls/s, latency percentiles (of a uniform
+//! sample) and the longest call, peak RSS, the resident set at each quarter of the run (it levels
+//! off when every cache and queue is bounded) and the observer runs dropped.
 //!
 //! `cargo bench -p toolhook-runtime --bench soak -- [seconds]` (default 20).
 
@@ -111,15 +112,57 @@ impl ToolProvider for Flapping {
     }
 }
 
-fn peak_rss_mib() -> f64 {
+/// A line of `/proc/self/status` in MiB (`VmHWM:` the peak resident set, `VmRSS:` the current).
+fn status_mib(key: &str) -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     let kib: f64 = status
         .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .find_map(|l| l.strip_prefix(key))
         .and_then(|v| v.split_whitespace().next())
         .and_then(|v| v.parse().ok())
         .unwrap_or(0.0);
     kib / 1024.0
+}
+
+fn peak_rss_mib() -> f64 {
+    status_mib("VmHWM:")
+}
+
+/// The most latencies a worker keeps: a long run must not grow the soak's own memory, which
+/// the RSS figures would count as the host's.
+const KEPT_LATENCIES: usize = 1 << 16;
+
+/// A uniform sample of a worker's latencies in bounded memory: every `stride`-th is kept, and
+/// when the sample is full every other one is dropped and the stride doubles.
+struct Sample {
+    kept: Vec<Duration>,
+    stride: u64,
+    seen: u64,
+    /// The longest of all, kept or not.
+    longest: Duration,
+}
+
+impl Sample {
+    fn new() -> Self {
+        Sample { kept: Vec::with_capacity(KEPT_LATENCIES), stride: 1, seen: 0, longest: Duration::ZERO }
+    }
+
+    fn record(&mut self, latency: Duration) {
+        self.longest = self.longest.max(latency);
+        self.seen += 1;
+        if !self.seen.is_multiple_of(self.stride) {
+            return;
+        }
+        if self.kept.len() == KEPT_LATENCIES {
+            let mut index = 0;
+            self.kept.retain(|_| {
+                index += 1;
+                index % 2 == 0
+            });
+            self.stride *= 2;
+        }
+        self.kept.push(latency);
+    }
 }
 
 fn main() {
@@ -152,7 +195,7 @@ fn main() {
             let registry = registry.clone();
             let (calls, failed) = (calls.clone(), failed.clone());
             workers.push(tokio::spawn(async move {
-                let mut latencies = Vec::new();
+                let mut latencies = Sample::new();
                 let mut i = worker;
                 while Instant::now() < deadline {
                     let ctx = ToolExecutionContext {
@@ -165,10 +208,7 @@ fn main() {
                     let tool = if i % 10 == 0 { "flapping_tool".to_owned() } else { format!("tool_{}", i % 1_000) };
                     let started = Instant::now();
                     let result = registry.invoke(ToolInvocation::new(tool, r#"{"q": 1}"#), Some(&ctx)).await;
-                    // Every 16th latency is kept: enough for the percentiles, small next to the host.
-                    if i % 64 == worker {
-                        latencies.push(started.elapsed());
-                    }
+                    latencies.record(started.elapsed());
                     calls.fetch_add(1, Ordering::Relaxed);
                     if !result.success {
                         failed.fetch_add(1, Ordering::Relaxed);
@@ -179,7 +219,7 @@ fn main() {
                         tokio::task::yield_now().await;
                     }
                 }
-                latencies
+                (latencies.kept, latencies.longest)
             }));
         }
         let storm = {
@@ -199,32 +239,44 @@ fn main() {
                 n
             })
         };
+        // Also reads the resident set at each quarter of the run: a host whose caches and
+        // queues are bounded levels off.
         let announcer = {
             let flapping = flapping.clone();
+            let started = Instant::now();
             tokio::spawn(async move {
+                let mut quarters = Vec::new();
                 while Instant::now() < deadline {
                     tokio::time::sleep(Duration::from_millis(50)).await;
                     if let Some(link) = flapping.link.get() {
                         link.notify();
                     }
+                    if started.elapsed() >= Duration::from_secs(seconds) * (quarters.len() as u32 + 1) / 4 {
+                        quarters.push(status_mib("VmRSS:"));
+                    }
                 }
+                quarters
             })
         };
-        let mut latencies = Vec::new();
+        let (mut latencies, mut longest) = (Vec::new(), Duration::ZERO);
         for worker in workers {
-            latencies.extend(worker.await.unwrap());
+            let (kept, worker_longest) = worker.await.unwrap();
+            latencies.extend(kept);
+            longest = longest.max(worker_longest);
         }
         let events = storm.await.unwrap();
-        announcer.await.unwrap();
+        let quarters = announcer.await.unwrap();
         latencies.sort();
         let pct = |p: f64| latencies[((latencies.len() as f64 * p) as usize).min(latencies.len() - 1)];
         let total = calls.load(Ordering::Relaxed);
         println!("soak: {seconds} s, 1,000 tools, 100,000 sessions, a hung and a flapping provider, an observer storm");
         println!("calls: {total} ({:.0}/s), failed: {}", total as f64 / seconds as f64, failed.load(Ordering::Relaxed));
-        println!("latency p50 {:?}, p99 {:?}, max {:?}", pct(0.50), pct(0.99), latencies.last().unwrap());
+        println!("latency p50 {:?}, p99 {:?}, max {:?}", pct(0.50), pct(0.99), longest);
         println!("hook events: {events}, observer runs dropped: {}", dispatcher.dropped_observer_runs());
         println!("flapping provider listed {} times", flapping.attempts.load(Ordering::Relaxed));
         println!("peak RSS: {:.1} MiB (at start {rss_start:.1} MiB)", peak_rss_mib());
+        let quarters: Vec<String> = quarters.iter().map(|mib| format!("{mib:.1}")).collect();
+        println!("RSS at each quarter of the run: {} MiB", quarters.join(", "));
         dispatcher.shutdown().await;
     });
 }
