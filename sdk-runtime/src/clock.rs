@@ -43,8 +43,9 @@ impl Coarse {
         Coarse(source::read())
     }
 
-    /// The first reading at which a call that started at this one is surely over `limit`:
-    /// [`at_least`] of the time since then reaches the limit.
+    /// The first reading at which a call that started at this one is surely over `limit` (one
+    /// above zero): [`at_least`] of the time since then reaches the limit. Saturates at the
+    /// clock's last reading, some 584 years of uptime.
     #[inline]
     pub(crate) fn surely_over(self, limit: Duration) -> Coarse {
         let tolerance = resolution().unwrap_or(0).saturating_mul(TOLERANCE_TICKS);

@@ -241,9 +241,10 @@ impl Clock {
         self.ended
     }
 
-    /// Settles a call that ran to its end in place (a tool that never waits) as its first poll
-    /// would have been: a finished call, or a timeout when it blocked past its limit.
-    /// (`ended` is not read again after this: a call without a limit reads no clock.)
+    /// Settles a call that ran to its end in place (a tool or hook handler that never waits) as
+    /// its first poll would have been: a finished call, or a timeout when it blocked past its
+    /// limit. Sets [`ended`](Self::ended) to the reading taken, except for a call without a
+    /// limit, which reads no clock (hook handlers always have one).
     pub(crate) fn settle<T>(&mut self, value: T) -> Guarded<T> {
         match self.timing {
             Timing::Unlimited => Guarded::Finished(value),

@@ -153,3 +153,50 @@ async fn a_tool_without_optional_parameters_or_maps_gets_its_arguments_as_sent()
     assert!(!null.success);
     assert!(null.error_message.contains("item"), "{}", null.error_message);
 }
+
+/// One stop of a route.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(crate = "toolhook::serde")]
+#[schemars(crate = "toolhook::schemars")]
+struct Stop {
+    /// The stop's name.
+    name: String,
+    /// Minutes spent there; 5 unless said.
+    #[serde(default = "five")]
+    minutes: u32,
+}
+
+fn five() -> u32 {
+    5
+}
+
+/// Plans a route.
+#[tool]
+fn plan_route(
+    /// Where it starts.
+    start: Stop,
+    /// The stops after it, in order.
+    stops: Vec<Stop>,
+) -> String {
+    let stops: Vec<String> =
+        std::iter::once(&start).chain(&stops).map(|stop| format!("{} {}", stop.name, stop.minutes)).collect();
+    stops.join(", ")
+}
+
+#[tokio::test]
+async fn an_optional_field_found_only_deep_in_the_schema_still_has_its_null_dropped() {
+    let registry = ToolRegistry::default();
+    registry.register_provider(PluginToolProvider::from_declared());
+    // Every parameter is required: the only optional field is inside the objects, one of them
+    // a list's items.
+    let spec = registry.get_tool_spec("plan_route", None).await.unwrap();
+    assert_eq!(spec.parameters_schema()["required"], json!(["start", "stops"]));
+    let call = |arguments: Value| registry.invoke(ToolInvocation::new("plan_route", arguments.to_string()), None);
+    for _ in 0..2 {
+        let sent = json!({"start": {"name": "S", "minutes": 1},
+            "stops": [{"name": "A", "minutes": null}, {"name": "B", "minutes": 9}]});
+        let result = call(sent).await;
+        assert!(result.success, "{}", result.error_message);
+        assert_eq!(result.content, "S 1, A 5, B 9");
+    }
+}

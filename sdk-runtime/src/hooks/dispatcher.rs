@@ -660,7 +660,8 @@ impl HookDispatcher {
     }
 }
 
-/// A handler's call, started: its future and the breaker's ticket, or already over.
+/// A handler's call, started: its future and the breaker's ticket, its outcome and the ticket
+/// (a handler that never waits, run to its end in place), or already over.
 enum Started<'a> {
     Running(BoxFuture<'static, Result<HandlerOutcome, HookHandlerError>>, Ticket<'a>),
     /// A handler that never waits, already run to its end.
@@ -763,8 +764,9 @@ impl Inner {
         (self.finish(handler, ticket, timeout, outcome), clock.ended())
     }
 
-    /// The first half of [`run`](Self::run), up to the handler's future: the dispatch loop
-    /// awaits it itself, so that a handler's call is one future, not three nested ones.
+    /// The first half of [`run`](Self::run), up to the handler's future (or the whole call of a
+    /// handler that never waits): the dispatch loop awaits the future itself, so that a
+    /// handler's call is one future, not three nested ones.
     fn start<'a>(&'a self, handler: &'a Handler, kwargs: HookArgs, timeout: Duration, started: Stamp) -> Started<'a> {
         if handler.missing_instance || !handler.loaded.load(Ordering::Relaxed) {
             return Started::Over(Run::Failed(self.not_loaded(handler.plugin_id())), started);
@@ -965,5 +967,61 @@ impl Inner {
                 tracing::warn!(hook, handler = full, "{text}");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hooks::{HookSpec, HookSpecRegistry};
+    use std::sync::atomic::AtomicUsize;
+    use toolhook::hooks::{BlockingHookResult, HookOutcome};
+
+    /// A handler whose boxed call must not run, with a ready call that counts its calls and
+    /// marks the arguments.
+    fn ready_entry(name: &str, calls: &Arc<AtomicUsize>) -> HookHandlerEntry {
+        let mut entry = HookHandlerEntry::new(name, "t.hook", |_: HookArgs, _: HookContext| async {
+            panic!("the boxed call ran although the handler has a ready one");
+            #[allow(unreachable_code)]
+            HookOutcome::<HookArgs>::proceed()
+        });
+        let calls = Arc::clone(calls);
+        entry.ready = Some(Arc::new(move |mut args: HookArgs, _| {
+            calls.fetch_add(1, Ordering::SeqCst);
+            args.insert("ready", true);
+            HookOutcome::modify(args).into_handler_outcome()
+        }));
+        entry
+    }
+
+    fn dispatcher() -> HookDispatcher {
+        let specs = HookSpecRegistry::new();
+        specs.register(HookSpec::new("t.hook")).unwrap();
+        HookDispatcher::builder().specs(specs).build()
+    }
+
+    #[tokio::test]
+    async fn a_handler_with_a_ready_call_is_called_in_place_blocking_or_observing() {
+        let calls = Arc::new(AtomicUsize::new(0));
+        let d = dispatcher();
+        let observer = ready_entry("watch", &calls).mode(HookMode::Observe);
+        d.register_plugin("p", Source::ThirdParty, vec![ready_entry("mark", &calls), observer]).unwrap();
+        let result = d.invoke_and_wait("t.hook", HookArgs::new()).await.unwrap();
+        assert!(result.errors.is_empty(), "{:?}", result.errors);
+        assert_eq!(result.kwargs.get("ready"), Some(&true.into()), "the blocking one's change is applied");
+        assert_eq!(calls.load(Ordering::SeqCst), 2);
+    }
+
+    #[tokio::test]
+    async fn a_ready_handler_without_its_plugin_instance_is_not_called() {
+        let calls = Arc::new(AtomicUsize::new(0));
+        let d = dispatcher();
+        let mut entry = ready_entry("mark", &calls);
+        entry.missing_instance = true;
+        d.register_plugin("p", Source::ThirdParty, vec![entry]).unwrap();
+        let result = d.invoke("t.hook", HookArgs::new()).await.unwrap();
+        assert_eq!(result.errors.len(), 1, "{:?}", result.errors);
+        assert!(result.errors[0].contains("plugin p is not loaded"), "{:?}", result.errors);
+        assert_eq!(calls.load(Ordering::SeqCst), 0);
     }
 }

@@ -90,8 +90,9 @@ pub struct HookHandlerEntry {
     /// A `#[plugin]` method declared without the plugin's instance: it is not loaded.
     pub(crate) missing_instance: bool,
     pub(crate) call: HandlerCall,
-    /// Set for a `#[hook_handler]` whose body can never wait: a blocking dispatch calls it in
-    /// place, with no future to box.
+    /// Set for a blocking `#[hook_handler]` whose body can never wait: the dispatcher calls it
+    /// in place, with no future to box (in the dispatch, or in its own task if the host made it
+    /// an observer).
     pub(crate) ready: Option<ReadyCall>,
 }
 
