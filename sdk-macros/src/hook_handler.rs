@@ -512,50 +512,48 @@ fn generate(
         (None, Mode::Blocking) => quote!(::toolhook::__private::blocking_outcome::<()>(__out)),
         (None, Mode::Observe) => quote!(::toolhook::__private::observe_outcome::<()>(__out)),
     };
-    let span = sig.asyncness.map(|a| a.span()).unwrap_or_else(|| fn_ident.span());
+    // What both calls of the handler take.
+    let params = quote! {
+        __instance: ::toolhook::__private::PluginInstance,
+        __args: ::toolhook::hooks::HookArgs,
+        __ctx: ::toolhook::hooks::HookContext,
+    };
+    let call = quote!(#callee(#receiver #(#call_args),*));
     // A body that can never wait is called to its end in place, without the box; the boxed call
     // goes through the same fn, so the glue (and any error in it) exists once.
-    let (boxed, ready) = if ready {
-        let ready = quote! {
-            fn __toolhook_hook_ready(
-                __instance: ::core::option::Option<::std::sync::Arc<dyn ::core::any::Any + ::core::marker::Send + ::core::marker::Sync>>,
-                __args: ::toolhook::hooks::HookArgs,
-                __ctx: ::toolhook::hooks::HookContext,
-            ) -> ::core::result::Result<::toolhook::hooks::HandlerOutcome, ::toolhook::hooks::HookHandlerError> {
+    let (boxed, ready_fn, ready_field) = if ready {
+        let ready_fn = quote! {
+            fn __toolhook_hook_ready(#params) -> ::core::result::Result<::toolhook::hooks::HandlerOutcome, ::toolhook::hooks::HookHandlerError> {
                 #instance
                 #ctx_unused
                 #decode
-                let __out = ::toolhook::__private::run_hook_ready(#callee(#receiver #(#call_args),*))?;
+                let __out = ::toolhook::__private::run_hook_ready(#call)?;
                 #convert
             }
         };
         let boxed = quote! {
             ::std::boxed::Box::pin(async move { __toolhook_hook_ready(__instance, __args, __ctx) })
         };
-        (boxed, (ready, quote!(::core::option::Option::Some(__toolhook_hook_ready))))
+        (boxed, ready_fn, quote!(::core::option::Option::Some(__toolhook_hook_ready)))
     } else {
+        let span = sig.asyncness.map(|a| a.span()).unwrap_or_else(|| fn_ident.span());
         let boxed = quote_spanned! {span=>
             ::std::boxed::Box::pin(async move {
                 #instance
                 #ctx_unused
                 #decode
-                let __out = #callee(#receiver #(#call_args),*).await;
+                let __out = #call.await;
                 #convert
             })
         };
-        (boxed, (quote!(), quote!(::core::option::Option::None)))
+        (boxed, quote!(), quote!(::core::option::Option::None))
     };
-    let (ready_fn, ready) = ready;
     quote! {
         #[doc(hidden)]
         #[allow(clippy::all, non_snake_case)]
         const _: () = {
             #checks
-            fn __toolhook_hook_handler(
-                __instance: ::core::option::Option<::std::sync::Arc<dyn ::core::any::Any + ::core::marker::Send + ::core::marker::Sync>>,
-                __args: ::toolhook::hooks::HookArgs,
-                __ctx: ::toolhook::hooks::HookContext,
-            ) -> ::toolhook::BoxFuture<'static, ::core::result::Result<::toolhook::hooks::HandlerOutcome, ::toolhook::hooks::HookHandlerError>> {
+            fn __toolhook_hook_handler(#params) -> ::toolhook::BoxFuture<'static, ::core::result::Result<::toolhook::hooks::HandlerOutcome, ::toolhook::hooks::HookHandlerError>> {
                 #boxed
             }
             #ready_fn
@@ -578,7 +576,7 @@ fn generate(
                     metadata: #metadata,
                     payload_schema: __toolhook_payload_schema,
                     handler: __toolhook_hook_handler,
-                    ready: #ready,
+                    ready: #ready_field,
                     location: ::core::concat!(::core::file!(), ":", ::core::line!()),
                 }
             }

@@ -960,6 +960,29 @@ pub(crate) fn generate(
     } else {
         quote!()
     };
+    // What every invoker takes; `ctx` is the context's type.
+    let params = |ctx: TokenStream| {
+        quote! {
+            __instance: ::toolhook::__private::PluginInstance,
+            __call: ::toolhook::ToolInvocation,
+            __ctx: #ctx,
+            __locale: ::toolhook::Locale,
+            __origin: ::core::option::Option<::toolhook::SharedEntries>,
+        }
+    };
+    // The body of an invoker that calls the fn to its end: `call` is the call of the fn.
+    let run_to_end = |ctx_binding: &TokenStream, legacy_binding: &TokenStream, call: TokenStream| {
+        quote! {
+            #instance
+            #decode
+            #ctx_binding
+            #legacy_binding
+            let __out = #call;
+            // Converted first: the output may borrow the call, whose name the result then takes.
+            ::core::result::Result::Ok(::toolhook::__private::named(#into_result, __call.tool_name))
+        }
+    };
+    let call = quote!(#callee(#receiver #(#call_args),*));
     let invoker = if analysis.is_async {
         let ctx_binding = if uses_ctx {
             quote!(let __ctx_value = ::toolhook::__private::context_or_default(__ctx);)
@@ -967,36 +990,14 @@ pub(crate) fn generate(
             quote!()
         };
         let legacy_binding = if legacy { quote!(let __ctx_opt = __ctx; #legacy_binding) } else { quote!() };
-        let span = sig.asyncness.map(|a| a.span()).unwrap_or_else(|| fn_ident.span());
-        let boxed = quote_spanned! {span=>
-            ::std::boxed::Box::pin(async move {
-                #instance
-                #decode
-                #ctx_binding
-                #legacy_binding
-                let __out = #callee(#receiver #(#call_args),*).await;
-                // Converted first: the output may borrow the call, whose name the result then takes.
-                ::core::result::Result::Ok(::toolhook::__private::named(#into_result, __call.tool_name))
-            })
-        };
         // A body that can never wait runs to its end in place, without the box; the boxed
         // invoker calls the same fn, so the body's code (and any error in it) exists once.
         let (boxed, ready) = if analysis.never_waits {
+            let params = params(quote!(::core::option::Option<&::toolhook::ToolExecutionContext>));
+            let body = run_to_end(&ctx_binding, &legacy_binding, quote!(::toolhook::__private::run_ready(#call)?));
             let ready = quote! {
-                fn __toolhook_invoke_ready(
-                    __instance: ::core::option::Option<::std::sync::Arc<dyn ::core::any::Any + ::core::marker::Send + ::core::marker::Sync>>,
-                    __call: ::toolhook::ToolInvocation,
-                    __ctx: ::core::option::Option<&::toolhook::ToolExecutionContext>,
-                    __locale: ::toolhook::Locale,
-                    __origin: ::core::option::Option<::toolhook::SharedEntries>,
-                ) -> ::core::result::Result<::toolhook::ToolExecutionResult, ::toolhook::ToolError> {
-                    #instance
-                    #decode
-                    #ctx_binding
-                    #legacy_binding
-                    let __out = ::toolhook::__private::run_ready(#callee(#receiver #(#call_args),*))?;
-                    // Converted first: the output may borrow the call, whose name the result then takes.
-                    ::core::result::Result::Ok(::toolhook::__private::named(#into_result, __call.tool_name))
+                fn __toolhook_invoke_ready(#params) -> ::core::result::Result<::toolhook::ToolExecutionResult, ::toolhook::ToolError> {
+                    #body
                 }
                 const __TOOLHOOK_READY: ::core::option::Option<::toolhook::__private::ReadyInvoker> =
                     ::core::option::Option::Some(__toolhook_invoke_ready);
@@ -1006,19 +1007,26 @@ pub(crate) fn generate(
             };
             (boxed, ready)
         } else {
+            let span = sig.asyncness.map(|a| a.span()).unwrap_or_else(|| fn_ident.span());
+            let boxed = quote_spanned! {span=>
+                ::std::boxed::Box::pin(async move {
+                    #instance
+                    #decode
+                    #ctx_binding
+                    #legacy_binding
+                    let __out = #call.await;
+                    // Converted first: the output may borrow the call, whose name the result then takes.
+                    ::core::result::Result::Ok(::toolhook::__private::named(#into_result, __call.tool_name))
+                })
+            };
             let ready = quote! {
                 const __TOOLHOOK_READY: ::core::option::Option<::toolhook::__private::ReadyInvoker> = ::core::option::Option::None;
             };
             (boxed, ready)
         };
+        let params = params(quote!(::core::option::Option<&'a ::toolhook::ToolExecutionContext>));
         quote! {
-            fn __toolhook_invoke<'a>(
-                __instance: ::core::option::Option<::std::sync::Arc<dyn ::core::any::Any + ::core::marker::Send + ::core::marker::Sync>>,
-                __call: ::toolhook::ToolInvocation,
-                __ctx: ::core::option::Option<&'a ::toolhook::ToolExecutionContext>,
-                __locale: ::toolhook::Locale,
-                __origin: ::core::option::Option<::toolhook::SharedEntries>,
-            ) -> ::toolhook::BoxFuture<'a, ::core::result::Result<::toolhook::ToolExecutionResult, ::toolhook::ToolError>> {
+            fn __toolhook_invoke<'a>(#params) -> ::toolhook::BoxFuture<'a, ::core::result::Result<::toolhook::ToolExecutionResult, ::toolhook::ToolError>> {
                 #boxed
             }
             const __TOOLHOOK_INVOKER: ::toolhook::__private::Invoker = ::toolhook::__private::Invoker::Async(__toolhook_invoke);
@@ -1031,21 +1039,11 @@ pub(crate) fn generate(
             quote!()
         };
         let legacy_binding = if legacy { quote!(let __ctx_opt = __ctx.as_ref(); #legacy_binding) } else { quote!() };
+        let params = params(quote!(::core::option::Option<::toolhook::ToolExecutionContext>));
+        let body = run_to_end(&ctx_binding, &legacy_binding, call);
         quote! {
-            fn __toolhook_invoke(
-                __instance: ::core::option::Option<::std::sync::Arc<dyn ::core::any::Any + ::core::marker::Send + ::core::marker::Sync>>,
-                __call: ::toolhook::ToolInvocation,
-                __ctx: ::core::option::Option<::toolhook::ToolExecutionContext>,
-                __locale: ::toolhook::Locale,
-                __origin: ::core::option::Option<::toolhook::SharedEntries>,
-            ) -> ::core::result::Result<::toolhook::ToolExecutionResult, ::toolhook::ToolError> {
-                #instance
-                #decode
-                #ctx_binding
-                #legacy_binding
-                let __out = #callee(#receiver #(#call_args),*);
-                // Converted first: the output may borrow the call, whose name the result then takes.
-                ::core::result::Result::Ok(::toolhook::__private::named(#into_result, __call.tool_name))
+            fn __toolhook_invoke(#params) -> ::core::result::Result<::toolhook::ToolExecutionResult, ::toolhook::ToolError> {
+                #body
             }
             const __TOOLHOOK_INVOKER: ::toolhook::__private::Invoker = ::toolhook::__private::Invoker::Sync(__toolhook_invoke);
             const __TOOLHOOK_READY: ::core::option::Option<::toolhook::__private::ReadyInvoker> = ::core::option::Option::None;

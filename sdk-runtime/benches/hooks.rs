@@ -16,41 +16,19 @@
 
 use divan::Bencher;
 use std::hint::black_box;
-use toolhook::hooks::{HookArgs, HookContext, HookMode, HookOutcome};
-use toolhook_runtime::Source;
-use toolhook_runtime::hooks::{HookDispatcher, HookHandlerEntry, HookSpec, HookSpecRegistry};
+use toolhook::hooks::{HookArgs, HookContext, HookMode};
+use toolhook_runtime::hooks::{HookDispatcher, HookHandlerEntry};
 
-#[path = "common/declared_hooks.rs"]
-mod declared_hooks;
+#[path = "common/hooks.rs"]
+mod hooks;
+use hooks::{DECLARED_HOOK, HOOK, dispatcher_with, handler, kwargs};
 
 fn main() {
     divan::main();
 }
 
-const HOOK: &str = "bench.hook";
-
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a tokio runtime")
-}
-
-fn kwargs() -> HookArgs {
-    HookArgs::try_from(serde_json::json!({"text": "hi", "session_id": "s1", "count": 3})).expect("an object")
-}
-
-/// A typical small blocking handler: reads an argument and continues.
-async fn handler(args: HookArgs) -> HookOutcome {
-    if args.get("text").and_then(|t| t.as_str()).is_some_and(str::is_empty) {
-        return HookOutcome::abort();
-    }
-    HookOutcome::proceed()
-}
-
-fn dispatcher_with(entries: Vec<HookHandlerEntry>) -> HookDispatcher {
-    let specs = HookSpecRegistry::new();
-    specs.register(HookSpec::new(HOOK)).expect("a valid spec");
-    let dispatcher = HookDispatcher::builder().specs(specs).max_concurrent_observers(128).build();
-    dispatcher.register_plugin("bench.plugin", Source::ThirdParty, entries).expect("a valid batch");
-    dispatcher
 }
 
 #[divan::bench_group(sample_size = 50)]
@@ -100,23 +78,15 @@ mod ten_blocking_handlers {
     #[divan::bench]
     fn declared_handlers(bencher: Bencher<'_, '_>) {
         let runtime = runtime();
-        let specs = HookSpecRegistry::new();
-        specs.register(HookSpec::new(declared_hooks::HOOK)).expect("a valid spec");
-        let dispatcher = HookDispatcher::builder().specs(specs).build();
-        dispatcher
-            .register_plugin("bench.plugin", Source::ThirdParty, declared_hooks::entries())
-            .expect("a valid batch");
+        let dispatcher = dispatcher_with(DECLARED_HOOK, hooks::declared());
         let args = kwargs();
         bencher.with_inputs(|| args.clone()).bench_local_values(|args| {
-            runtime.block_on(async { black_box(dispatcher.invoke(declared_hooks::HOOK, args).await) })
+            runtime.block_on(async { black_box(dispatcher.invoke(DECLARED_HOOK, args).await) })
         });
     }
 
     fn ten_handlers() -> HookDispatcher {
-        let entries = (0..10)
-            .map(|i| HookHandlerEntry::new(format!("h{i}"), HOOK, |args: HookArgs, _: HookContext| handler(args)))
-            .collect();
-        dispatcher_with(entries)
+        dispatcher_with(HOOK, hooks::closures())
     }
 }
 
@@ -132,7 +102,7 @@ fn observer_fan_out_100(bencher: Bencher<'_, '_>) {
             .mode(HookMode::Observe)
         })
         .collect();
-    let dispatcher = dispatcher_with(entries);
+    let dispatcher = dispatcher_with(HOOK, entries);
     let args = kwargs();
     bencher.bench_local(|| {
         runtime.block_on(async { black_box(dispatcher.invoke_and_wait(HOOK, black_box(args.clone())).await) })

@@ -19,33 +19,19 @@
 use std::hint::black_box;
 use std::time::Instant;
 use toolhook::ToolInvocation;
-use toolhook::hooks::{HookArgs, HookContext, HookOutcome};
-use toolhook_runtime::hooks::{HookDispatcher, HookHandlerEntry, HookSpec, HookSpecRegistry};
-use toolhook_runtime::{PluginToolProvider, Source, ToolRegistry};
+use toolhook_runtime::hooks::HookHandlerEntry;
+use toolhook_runtime::{PluginToolProvider, ToolRegistry};
 
 #[path = "common/weather.rs"]
 #[allow(dead_code)]
 mod weather;
 
-#[path = "common/declared_hooks.rs"]
-mod declared_hooks;
+#[path = "common/hooks.rs"]
+mod hooks;
+use hooks::{handler, kwargs};
 
 /// Calls per batch.
 const BATCH: usize = 20;
-
-const HOOK: &str = "bench.hook";
-
-fn kwargs() -> HookArgs {
-    HookArgs::try_from(serde_json::json!({"text": "hi", "session_id": "s1", "count": 3})).expect("an object")
-}
-
-/// A typical small blocking handler: reads an argument and continues.
-async fn handler(args: HookArgs) -> HookOutcome {
-    if args.get("text").and_then(|t| t.as_str()).is_some_and(str::is_empty) {
-        return HookOutcome::abort();
-    }
-    HookOutcome::proceed()
-}
 
 fn median(mut values: Vec<f64>) -> f64 {
     values.sort_by(f64::total_cmp);
@@ -129,19 +115,13 @@ fn main() {
     if !runs("hooks") {
         return;
     }
-    let closures = (0..10)
-        .map(|i| HookHandlerEntry::new(format!("h{i}"), HOOK, |args: HookArgs, _: HookContext| handler(args)))
-        .collect();
-    hooks_row("hooks (10 blocking handlers)", rounds, &rt, HOOK, closures);
-    hooks_row("hooks (10 declared blocking handlers)", rounds, &rt, declared_hooks::HOOK, declared_hooks::entries());
+    hooks_row("hooks (10 blocking handlers)", rounds, &rt, hooks::HOOK, hooks::closures());
+    hooks_row("hooks (10 declared blocking handlers)", rounds, &rt, hooks::DECLARED_HOOK, hooks::declared());
 }
 
 /// The hooks row for one set of 10 handlers of `hook`.
 fn hooks_row(name: &str, rounds: usize, rt: &tokio::runtime::Runtime, hook: &str, entries: Vec<HookHandlerEntry>) {
-    let specs = HookSpecRegistry::new();
-    specs.register(HookSpec::new(hook)).expect("a valid spec");
-    let dispatcher = HookDispatcher::builder().specs(specs).max_concurrent_observers(128).build();
-    dispatcher.register_plugin("bench.plugin", Source::ThirdParty, entries).expect("a valid batch");
+    let dispatcher = hooks::dispatcher_with(hook, entries);
     let args = kwargs();
     let first = rt.block_on(dispatcher.invoke(hook, args.clone())).expect("a dispatch");
     assert!(first.errors.is_empty() && !first.aborted, "{:?}", first.errors);

@@ -201,9 +201,9 @@ impl fmt::Debug for ContextParts {
 mod tests {
     use super::*;
 
-    #[test]
-    fn projection_keeps_only_the_declared_parts() {
-        let ctx = ToolAvailabilityContext {
+    /// A context with parts that projections keep or clear.
+    fn full_context() -> ToolAvailabilityContext {
+        ToolAvailabilityContext {
             session_id: "s".into(),
             user_id: "u".into(),
             platform: "qq".into(),
@@ -211,7 +211,12 @@ mod tests {
             permission: PermissionLevel::Owner,
             phase: Some(Phase::Action),
             ..Default::default()
-        };
+        }
+    }
+
+    #[test]
+    fn projection_keeps_only_the_declared_parts() {
+        let ctx = full_context();
         let projected = (ContextParts::PHASE | ContextParts::CHAT_SCOPE).project((&ctx).into(), Locale::En);
         assert_eq!(projected.session_id, "");
         assert_eq!(projected.user_id, "");
@@ -224,15 +229,7 @@ mod tests {
 
     #[test]
     fn a_projection_is_recognised_without_being_built() {
-        let base = ToolAvailabilityContext {
-            session_id: "s".into(),
-            user_id: "u".into(),
-            platform: "qq".into(),
-            is_group_chat: Some(true),
-            permission: PermissionLevel::Owner,
-            phase: Some(Phase::Action),
-            ..Default::default()
-        };
+        let base = full_context();
         let others = [
             ToolAvailabilityContext { session_id: "t".into(), ..base.clone() },
             ToolAvailabilityContext { user_id: "v".into(), ..base.clone() },

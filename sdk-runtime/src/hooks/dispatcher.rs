@@ -111,6 +111,21 @@ impl Handler {
     fn full_name(&self) -> &str {
         self.names.full_name()
     }
+
+    /// Calls the handler: to its end right here when its body never waits (an observer, in its
+    /// own task), else up to its future.
+    fn invoke(&self, kwargs: HookArgs, ctx: HookContext) -> Called {
+        match &self.ready {
+            Some(ready) => Called::Done(ready(kwargs, ctx)),
+            None => Called::Running((self.call)(kwargs, ctx)),
+        }
+    }
+}
+
+/// A handler, called: its outcome, or its future.
+enum Called {
+    Done(Result<HandlerOutcome, HookHandlerError>),
+    Running(BoxFuture<'static, Result<HandlerOutcome, HookHandlerError>>),
 }
 
 #[derive(Default)]
@@ -669,14 +684,6 @@ enum Started<'a> {
     Over(Run, Stamp),
 }
 
-/// `panic: {text}`, or `panic` for a payload that is not text.
-fn panic_text(text: Option<String>) -> String {
-    match text {
-        Some(text) => format!("panic: {text}"),
-        None => "panic".to_owned(),
-    }
-}
-
 impl Inner {
     /// After a change of the registered handlers (with the state lock released: `prepared`
     /// takes the two locks in the other order): what was prepared is stale, and is let go at
@@ -789,25 +796,12 @@ impl Inner {
         // A handler that blocks its thread (even while its future is created) is timed out when
         // it returns, and counts against its plugin. On timeout the future is dropped (a panic in
         // its drop is contained), cancelling the handler.
-        // A handler whose body never waits runs to its end right here (an observer, in its own
-        // task), timed like a first poll; a panic in it fails it as one while creating its
-        // future would.
-        if let Some(ready) = &handler.ready {
-            return match guard::create(|| ready(kwargs, ctx)) {
-                Ok(outcome) => Started::Done(outcome, ticket),
-                Err(payload) => {
-                    ticket.report(Verdict::Failure);
-                    let message = guard::panic_message(&*payload);
-                    Started::Over(Run::Failed(panic_text(message)), Stamp::now())
-                }
-            };
-        }
-        match guard::create(|| (handler.call)(kwargs, ctx)) {
-            Ok(future) => Started::Running(future, ticket),
+        match guard::create(|| handler.invoke(kwargs, ctx)) {
+            Ok(Called::Running(future)) => Started::Running(future, ticket),
+            Ok(Called::Done(outcome)) => Started::Done(outcome, ticket),
             Err(payload) => {
-                ticket.report(Verdict::Failure);
-                let message = guard::panic_message(&*payload);
-                Started::Over(Run::Failed(panic_text(message)), Stamp::now())
+                let panicked = Guarded::Panicked(guard::panic_message(&*payload));
+                Started::Over(self.finish(handler, ticket, timeout, panicked), Stamp::now())
             }
         }
     }
@@ -840,7 +834,8 @@ impl Inner {
             }
             Guarded::Panicked(text) => {
                 ticket.report(Verdict::Failure);
-                Run::Failed(panic_text(text))
+                // `panic`, and the payload's text when it is one.
+                Run::Failed(text.map_or_else(|| "panic".to_owned(), |text| format!("panic: {text}")))
             }
             Guarded::Finished(Ok(outcome)) => {
                 ticket.report(Verdict::Success);

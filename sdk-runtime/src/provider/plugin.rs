@@ -317,10 +317,7 @@ struct DirectPluginTool {
 
 impl DirectCall for DirectPluginTool {
     fn call<'a>(&'a self, mut call: ToolInvocation, ctx: Option<&'a ToolExecutionContext>) -> Called<'a> {
-        let instance = match &self.instance {
-            None => None,
-            Some(instance) => instance.upgrade(),
-        };
+        let instance = self.instance.as_ref().and_then(Weak::upgrade);
         let current = self.provider.table.version.load(Ordering::Acquire) == self.version;
         if !current || instance.is_none() && self.instance.is_some() {
             return Called::Running(self.provider.invoke(call, ctx));
