@@ -639,6 +639,13 @@ impl ToolRegistry {
     ) -> impl Future<Output = ToolExecutionResult> + Send + 'a {
         // `invoke_found`'s own future, not an `async fn` around it: that would keep its own copy
         // of the call beside the one inside, for the whole call, and move the result once more.
+        //
+        // Not a future written by hand either. One that runs a tool that never waits through
+        // plain functions at its first poll, in a future the size of the call (128 bytes, not
+        // this one's 456), cut such a call by about 185 instructions (4%). But every other call
+        // must then go on in a boxed future, because its provider's future borrows the name
+        // space that future would own: a tool whose body awaits (measured with an await that is
+        // ready at once) took about 570 instructions (11%) more, a worse trade than the gain.
         self.invoke_found(call, ctx, None)
     }
 
