@@ -416,6 +416,29 @@ async fn a_client_that_disconnects_mid_call_cancels_the_call() {
     server.shutdown().await;
 }
 
+/// A host that restarts its server (a reload, a new config) binds the same address again as soon
+/// as `shutdown` returns, whatever the grace period. A `shutdown` that could return before the
+/// server's task had let go of its socket lost that race about once in a hundred rounds here.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_address_is_free_once_shutdown_returns() {
+    let registry = registry();
+    let graces = std::iter::repeat_n(Duration::ZERO, 40).chain([Duration::from_millis(20), Duration::from_secs(5)]);
+    for grace in graces {
+        let server = http(&registry, |c| c.shutdown_grace(grace)).await;
+        let address = server.local_addr();
+        let (status, _) = post(&url(&server), None, stateless_call(1, "mcp_weather")).await;
+        assert_eq!(status, 200);
+        // A connection left open, which the server may wait for up to the grace period.
+        let idle = tokio::net::TcpStream::connect(address).await.unwrap();
+        server.shutdown().await;
+        drop(idle);
+        let again = McpServer::builder(&registry).build().unwrap();
+        let restarted = again.serve_http(McpHttpConfig::new(address)).await;
+        assert!(restarted.is_ok(), "grace {grace:?}: the address is still taken: {:?}", restarted.err());
+        restarted.unwrap().shutdown().await;
+    }
+}
+
 #[tokio::test]
 async fn shutdown_lets_a_call_in_flight_finish() {
     /// Takes a moment.

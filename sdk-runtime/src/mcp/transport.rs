@@ -148,6 +148,9 @@ impl McpHttpConfig {
     }
 }
 
+/// How long [`McpHttpServer::shutdown`] waits for the server's task to end once it is aborted.
+const ABORT_WAIT: Duration = Duration::from_secs(2);
+
 /// A Streamable HTTP server running; [`shutdown`](Self::shutdown) stops it.
 #[derive(Debug)]
 pub struct McpHttpServer {
@@ -166,15 +169,28 @@ impl McpHttpServer {
     }
 
     /// Stops accepting connections, lets calls in flight finish (up to the grace period), then
-    /// closes every session and stream.
+    /// closes every session and stream and waits up to the grace period again for the
+    /// connections to close; any still open then are dropped. When it returns, the server has
+    /// let go of its address: a new server can bind it at once.
     pub async fn shutdown(self) {
         self.stop.cancel();
         self.server.in_flight().wait_idle(self.grace).await;
         self.cancel.cancel();
-        match tokio::time::timeout(self.grace, self.task).await {
+        let mut task = self.task;
+        match tokio::time::timeout(self.grace, &mut task).await {
             Ok(Ok(Err(error))) => tracing::warn!(%error, "MCP HTTP server stopped with an error"),
             Ok(_) => {}
-            Err(_) => tracing::warn!("MCP HTTP server did not stop within the grace period"),
+            Err(_) => {
+                if !self.grace.is_zero() {
+                    tracing::warn!("MCP HTTP server did not stop within the grace period; its connections are dropped");
+                }
+                // Dropping the server's future closes its socket: an aborted task is dropped at
+                // its next poll, so this wait is short, but it is bounded all the same.
+                task.abort();
+                if tokio::time::timeout(ABORT_WAIT, task).await.is_err() {
+                    tracing::warn!("MCP HTTP server's task did not end; its address may stay taken for a while");
+                }
+            }
         }
     }
 }
