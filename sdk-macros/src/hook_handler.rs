@@ -519,16 +519,23 @@ fn generate(
         __ctx: ::toolhook::hooks::HookContext,
     };
     let call = quote!(#callee(#receiver #(#call_args),*));
+    // The body of a call of the handler to its end: `call` is the call of the fn.
+    let run_to_end = |call: TokenStream| {
+        quote! {
+            #instance
+            #ctx_unused
+            #decode
+            let __out = #call;
+            #convert
+        }
+    };
     // A body that can never wait is called to its end in place, without the box; the boxed call
     // goes through the same fn, so the glue (and any error in it) exists once.
     let (boxed, ready_fn, ready_field) = if ready {
+        let body = run_to_end(quote!(::toolhook::__private::run_hook_ready(#call)?));
         let ready_fn = quote! {
             fn __toolhook_hook_ready(#params) -> ::core::result::Result<::toolhook::hooks::HandlerOutcome, ::toolhook::hooks::HookHandlerError> {
-                #instance
-                #ctx_unused
-                #decode
-                let __out = ::toolhook::__private::run_hook_ready(#call)?;
-                #convert
+                #body
             }
         };
         let boxed = quote! {
@@ -537,14 +544,9 @@ fn generate(
         (boxed, ready_fn, quote!(::core::option::Option::Some(__toolhook_hook_ready)))
     } else {
         let span = sig.asyncness.map(|a| a.span()).unwrap_or_else(|| fn_ident.span());
+        let body = run_to_end(quote_spanned!(span=> #call.await));
         let boxed = quote_spanned! {span=>
-            ::std::boxed::Box::pin(async move {
-                #instance
-                #ctx_unused
-                #decode
-                let __out = #call.await;
-                #convert
-            })
+            ::std::boxed::Box::pin(async move { #body })
         };
         (boxed, quote!(), quote!(::core::option::Option::None))
     };

@@ -1008,16 +1008,9 @@ pub(crate) fn generate(
             (boxed, ready)
         } else {
             let span = sig.asyncness.map(|a| a.span()).unwrap_or_else(|| fn_ident.span());
+            let body = run_to_end(&ctx_binding, &legacy_binding, quote_spanned!(span=> #call.await));
             let boxed = quote_spanned! {span=>
-                ::std::boxed::Box::pin(async move {
-                    #instance
-                    #decode
-                    #ctx_binding
-                    #legacy_binding
-                    let __out = #call.await;
-                    // Converted first: the output may borrow the call, whose name the result then takes.
-                    ::core::result::Result::Ok(::toolhook::__private::named(#into_result, __call.tool_name))
-                })
+                ::std::boxed::Box::pin(async move { #body })
             };
             let ready = quote! {
                 const __TOOLHOOK_READY: ::core::option::Option<::toolhook::__private::ReadyInvoker> = ::core::option::Option::None;
