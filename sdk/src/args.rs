@@ -1480,6 +1480,7 @@ impl<A> ArgsVisitor<'_, A> {
     }
 }
 
+#[inline]
 fn finish<A: ArgsStruct>(slots: A::Slots) -> Result<A, ArgsError> {
     A::finish(slots).map_err(|i| ArgsError::new(A::NAMES[i].to_owned(), ArgsErrorKind::Missing))
 }
@@ -1542,6 +1543,7 @@ pub fn decode_value<A: ArgsStruct>(value: &Value) -> Result<A, ArgsError> {
 }
 
 /// Decodes a call's arguments, text or value.
+#[inline]
 pub fn decode<A: ArgsStruct>(arguments: &ToolArguments) -> Result<A, ArgsError> {
     match arguments {
         ToolArguments::Text(text) => decode_text(text),

@@ -146,6 +146,7 @@ impl ToolInvocation {
     }
 
     /// Anything else the caller passed along.
+    #[inline]
     pub fn metadata(&self) -> &Map<String, Value> {
         self.details.as_deref().map_or(&NO_METADATA, |details| &details.metadata)
     }

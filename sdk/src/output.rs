@@ -136,6 +136,7 @@ impl IntoToolResult for () {
 }
 
 impl IntoToolResult for String {
+    #[inline]
     fn into_tool_result(self, _: Locale) -> ToolExecutionResult {
         // Only the two ends can need trimming.
         if !self.starts_with(char::is_whitespace) && !self.ends_with(char::is_whitespace) {

@@ -27,6 +27,7 @@ pub fn context_or_default(ctx: Option<&ToolExecutionContext>) -> std::borrow::Co
 
 /// Converts a tool's return value (already wrapped by the macro where needed), naming its
 /// origin (the plugin's `plugin_id` entry) when the caller gives one.
+#[inline]
 pub fn into_result<R: IntoToolResult>(value: R, locale: Locale, origin: Option<SharedEntries>) -> ToolExecutionResult {
     let mut result = value.into_tool_result(locale);
     if let Some(origin) = origin {
@@ -39,6 +40,7 @@ pub fn into_result<R: IntoToolResult>(value: R, locale: Locale, origin: Option<S
 /// in it, and no macro that could expand to one) to its end, in one poll, on the caller's stack.
 /// A future that waits all the same (a standard macro's name taken by one that awaits) is
 /// cancelled, and the call fails saying so.
+#[inline]
 pub fn run_ready<F: std::future::Future>(future: F) -> Result<F::Output, crate::ToolError> {
     poll_once(future).ok_or_else(|| {
         crate::ToolError::new(
@@ -60,6 +62,7 @@ pub fn run_hook_ready<F: std::future::Future>(future: F) -> Result<F::Output, cr
 
 /// Polls a future once, on the caller's stack, with a waker that does nothing; `None` (the
 /// future dropped) when it did not finish.
+#[inline]
 fn poll_once<F: std::future::Future>(future: F) -> Option<F::Output> {
     let mut future = std::pin::pin!(future);
     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
@@ -70,6 +73,7 @@ fn poll_once<F: std::future::Future>(future: F) -> Option<F::Output> {
 }
 
 /// Names a tool's result after the call, with the call's own name: no copy of it is made.
+#[inline]
 pub fn named(mut result: ToolExecutionResult, tool_name: String) -> ToolExecutionResult {
     result.tool_name = tool_name;
     result

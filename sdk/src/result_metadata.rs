@@ -38,6 +38,7 @@ enum Entries {
 impl std::ops::Deref for Entries {
     type Target = [(String, Value)];
 
+    #[inline]
     fn deref(&self) -> &[(String, Value)] {
         match self {
             Entries::Counted(entries) => entries,
@@ -117,6 +118,7 @@ impl SharedEntries {
     }
 
     /// Whether there are none.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
@@ -208,7 +210,19 @@ impl ResultMetadata {
 
     /// Shares `entries` with this result, replacing the entries of their keys (own or shared).
     /// Entries shared before become this result's own, unless `entries` has all their keys.
+    #[inline]
     pub fn share(&mut self, entries: SharedEntries) {
+        // A fresh result (what every tool call makes) has nothing to replace: decided in the
+        // caller's code, without a call.
+        if self.shared.is_none() && self.own.is_none() {
+            self.shared = (!entries.is_empty()).then_some(entries);
+        } else {
+            self.share_replacing(entries);
+        }
+    }
+
+    /// [`share`](Self::share) into a result that has entries already.
+    fn share_replacing(&mut self, entries: SharedEntries) {
         if let Some(before) = &self.shared
             && before.iter().any(|(key, _)| !entries.contains_key(key))
         {
