@@ -726,7 +726,7 @@ impl ToolSpecBuilder {
     }
 
     /// Whether arguments the schema does not declare are errors; the schema then says
-    /// `"additionalProperties": false`.
+    /// `"additionalProperties": false`, in place of any other value a raw schema gave it.
     pub fn deny_unknown_args(mut self, deny: bool) -> Self {
         self.data.deny_unknown_args = deny;
         self
@@ -791,8 +791,14 @@ impl ToolSpecBuilder {
         let mut schema_zh = parameters_raw_zh.map(|raw| schema_from_raw(&tool, &raw)).transpose()?;
         if data.deny_unknown_args {
             for schema in std::iter::once(&mut schema).chain(schema_zh.as_mut()) {
-                if let Value::Object(map) = schema {
-                    map.entry("additionalProperties").or_insert(Value::Bool(false));
+                // The schema says what the flag enforces: an author's `true` or value schema
+                // there would advertise arguments that are refused. It goes last, after
+                // `required`; a `false` the author placed stays where it is.
+                if let Value::Object(map) = schema
+                    && map.get("additionalProperties") != Some(&Value::Bool(false))
+                {
+                    map.shift_remove("additionalProperties");
+                    map.insert("additionalProperties".to_owned(), Value::Bool(false));
                 }
             }
         }

@@ -394,6 +394,31 @@ fn every_attribute_matches_the_builder() {
     assert_eq!(spec.parameters_schema()["additionalProperties"], false);
 }
 
+#[test]
+fn deny_unknown_args_closes_a_raw_schema_the_author_left_open() {
+    let closed = |raw: serde_json::Value| {
+        let spec = ToolSpec::builder("raw").parameters_raw(raw).deny_unknown_args(true).build().unwrap();
+        serde_json::to_string(spec.parameters_schema()).unwrap()
+    };
+    // `true` or a value schema would advertise arguments the flag refuses: `false`, after `required`.
+    let open = json!({"type": "object", "additionalProperties": true, "properties": {"a": {"type": "string"}}, "required": ["a"]});
+    assert_eq!(
+        closed(open),
+        r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false}"#
+    );
+    let values = json!({"type": "object", "properties": {}, "additionalProperties": {"type": "string"}});
+    assert_eq!(closed(values), r#"{"type":"object","properties":{},"required":[],"additionalProperties":false}"#);
+    // The author's own `false` keeps its place.
+    let already = json!({"type": "object", "additionalProperties": false, "properties": {}});
+    assert_eq!(closed(already), r#"{"type":"object","additionalProperties":false,"properties":{},"required":[]}"#);
+    // Without the flag, the author's value stays.
+    let kept = ToolSpec::builder("raw")
+        .parameters_raw(json!({"type": "object", "additionalProperties": true, "properties": {}}))
+        .build()
+        .unwrap();
+    assert_eq!(kept.parameters_schema()["additionalProperties"], true);
+}
+
 /// Hidden even though it is a core tool.
 #[tool(core_tool = true, visibility = "hidden", description = "legacy brief", brief_description = "  ")]
 fn hidden_tool() {}
