@@ -189,7 +189,8 @@ fn parse_integer(text: &str) -> Option<i64> {
 /// The longest `tool_search` query accepted, in characters (whitespace runs count as one).
 pub(crate) const MAX_QUERY_CHARS: usize = 256;
 
-/// The most distinct terms of a query that are scored; later ones are ignored.
+/// The most distinct terms of a query that are scored (each as often as the query repeats it);
+/// later new ones are ignored.
 const MAX_QUERY_TERMS: usize = 16;
 
 /// How many bytes of names and descriptions are searched between two yields to the executor.
@@ -201,17 +202,18 @@ const SCAN_BETWEEN_YIELDS: usize = 64 * 1024;
 pub(crate) async fn search(query: &str, pool: &[ToolSpec], locale: Locale, limit: i64) -> Vec<String> {
     let q = query.to_lowercase().split_whitespace().collect::<Vec<_>>().join(" ");
     let terms_text = q.replace(['_', '-'], " ");
-    let mut terms: Vec<&str> = Vec::new();
+    // Each distinct term once, with how often the query repeats it: every occurrence scores, and
+    // each is searched for once.
+    let mut terms: Vec<(&str, i64)> = Vec::new();
     for term in terms_text.split_whitespace() {
-        if !terms.contains(&term) {
-            terms.push(term);
-        }
-        if terms.len() == MAX_QUERY_TERMS {
-            break;
+        if let Some((_, count)) = terms.iter_mut().find(|(seen, _)| *seen == term) {
+            *count += 1;
+        } else if terms.len() < MAX_QUERY_TERMS {
+            terms.push((term, 1));
         }
     }
     // The whole query first, then each term: what the description is searched for.
-    let patterns: Vec<&str> = std::iter::once(q.as_str()).chain(terms.iter().copied()).collect();
+    let patterns: Vec<&str> = std::iter::once(q.as_str()).chain(terms.iter().map(|(term, _)| *term)).collect();
     let mut scored: Vec<(i64, &str)> = Vec::new();
     let mut scanned = 0usize;
     for spec in pool {
@@ -236,12 +238,12 @@ pub(crate) async fn search(query: &str, pool: &[ToolSpec], locale: Locale, limit
         if in_description[0] {
             score += 100;
         }
-        for (term, found) in terms.iter().zip(&in_description[1..]) {
+        for ((term, count), found) in terms.iter().zip(&in_description[1..]) {
             if n.contains(term) {
-                score += 25;
+                score += 25 * count;
             }
             if *found {
-                score += 10;
+                score += 10 * count;
             }
         }
         if score > 0 {

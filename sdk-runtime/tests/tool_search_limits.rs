@@ -1,5 +1,6 @@
 //! `tool_search` stays cheap whatever the model sends: the query is bounded in length and in
-//! terms, and a refused query says what to send instead.
+//! terms, and a refused query says what to send instead; within the bounds it scores as any
+//! query does.
 
 use toolhook::{Locale, ToolExecutionContext, ToolInvocation, ToolSpec, Visibility};
 use toolhook_runtime::{BuiltinTool, BuiltinToolProvider, RegistryConfig, ToolRegistry};
@@ -52,9 +53,9 @@ async fn registry_zh_error() -> String {
 }
 
 #[tokio::test]
-async fn a_query_of_repeated_terms_is_scored_once_per_distinct_term() {
+async fn a_query_of_repeated_terms_is_searched_once_per_distinct_term() {
     let registry = registry(Locale::En);
-    // 249 characters, two distinct terms: accepted, and scored as two terms.
+    // 249 characters, two distinct terms: accepted, each term searched for once.
     let query = "web pages ".repeat(25);
     let query = query.trim();
     assert!(query.chars().count() <= 256);
@@ -121,6 +122,21 @@ fn deferred(name: &str, description: String) -> BuiltinTool {
     let spec = ToolSpec::builder(name).brief_description(description).visibility(Visibility::Deferred).build().unwrap();
     BuiltinTool::new(spec, |call, _| async move { Ok(toolhook::ToolExecutionResult::success(call.tool_name, "")) })
         .visibility(Visibility::Deferred)
+}
+
+#[tokio::test]
+async fn every_occurrence_of_a_repeated_term_scores() {
+    // `kiwi` three times: 3 × 10 for `alpha_tool`'s description, more than the 25 of `mango`
+    // in `mango_tool`'s name. Scored once per distinct term, `mango_tool` would come first.
+    let provider = BuiltinToolProvider::new()
+        .with_tool(deferred("mango_tool", "Ripe fruit.".to_owned()))
+        .with_tool(deferred("alpha_tool", "About kiwi.".to_owned()));
+    let registry = ToolRegistry::default();
+    registry.register_provider(provider);
+    let query = toolhook::serde_json::json!({"query": "kiwi  KIWI kiwi mango"});
+    assert_eq!(matched(&registry, query).await, ["alpha_tool", "mango_tool"]);
+    let once = toolhook::serde_json::json!({"query": "kiwi mango"});
+    assert_eq!(matched(&registry, once).await, ["mango_tool", "alpha_tool"]);
 }
 
 #[tokio::test]
