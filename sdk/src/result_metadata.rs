@@ -214,15 +214,16 @@ impl ResultMetadata {
     pub fn share(&mut self, entries: SharedEntries) {
         // A fresh result (what every tool call makes) has nothing to replace: decided in the
         // caller's code, without a call.
-        if self.shared.is_none() && self.own.is_none() {
-            self.shared = (!entries.is_empty()).then_some(entries);
-        } else {
-            self.share_replacing(entries);
+        if self.shared.is_some() || self.own.is_some() {
+            self.make_room_for(&entries);
         }
+        // An empty group shares nothing: `shared()` says so.
+        self.shared = (!entries.is_empty()).then_some(entries);
     }
 
-    /// [`share`](Self::share) into a result that has entries already.
-    fn share_replacing(&mut self, entries: SharedEntries) {
+    /// Before [`share`](Self::share) replaces the shared group: the entries shared before become
+    /// own ones unless `entries` has all their keys, and own entries of `entries`' keys go.
+    fn make_room_for(&mut self, entries: &SharedEntries) {
         if let Some(before) = &self.shared
             && before.iter().any(|(key, _)| !entries.contains_key(key))
         {
@@ -233,8 +234,6 @@ impl ResultMetadata {
                 own.shift_remove(key);
             }
         }
-        // An empty group shares nothing: `shared()` says so.
-        self.shared = (!entries.is_empty()).then_some(entries);
     }
 
     /// The shared entries, if any.
