@@ -1,7 +1,8 @@
 //! A registry served over MCP, seen from rmcp's client and from raw HTTP: the listing is the
 //! registry's MCP dialect, every kind of content arrives, failures are `isError`, progress and
 //! logs reach the client, cancellation reaches the tool, list changes reach clients of both
-//! protocol eras, and bad requests are refused while the server keeps serving.
+//! protocol eras, bad requests are refused while the server keeps serving, and a session its
+//! client ends answers as the official SDKs' servers do.
 #![allow(deprecated)] // rmcp marks the logging APIs as superseded; MCP still has them.
 
 use rmcp::model::{
@@ -385,6 +386,48 @@ async fn bad_requests_are_refused_and_the_server_keeps_serving() {
     let (status, body) = post(&url, None, stateless_call(2, "mcp_media")).await;
     assert_eq!(status, 200, "{body}");
     assert!(body.contains("Here you are:"), "{body}");
+    server.shutdown().await;
+}
+
+/// A 2025-11-25 client that ends its session with `DELETE` is answered `200 OK` (as the official
+/// SDKs' servers answer; the official Python client logs any other success code as a failed
+/// termination), and the session is gone.
+#[tokio::test]
+async fn a_session_the_client_ends_answers_ok_and_is_gone() {
+    let registry = registry();
+    let server = http(&registry, |c| c).await;
+    let url = url(&server);
+    let client = reqwest::Client::new();
+    let send = |body: Value, session: Option<&str>| {
+        let mut request = client
+            .post(&url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream");
+        if let Some(session) = session {
+            request = request.header("mcp-session-id", session).header("mcp-protocol-version", "2025-11-25");
+        }
+        request.body(body.to_string()).send()
+    };
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"},
+    }});
+    let response = send(initialize, None).await.unwrap();
+    assert_eq!(response.status(), 200);
+    let session = response.headers()["mcp-session-id"].to_str().unwrap().to_owned();
+    drop(response.text().await);
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    assert_eq!(send(initialized, Some(&session)).await.unwrap().status(), 202);
+
+    let ended = client
+        .delete(&url)
+        .header("mcp-session-id", &session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ended.status(), 200, "a session ended by its client");
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    assert_eq!(send(list, Some(&session)).await.unwrap().status(), 404, "the session is gone");
     server.shutdown().await;
 }
 

@@ -195,6 +195,18 @@ impl McpHttpServer {
     }
 }
 
+/// A session ended by the client (`DELETE` with its session id) answers `200 OK`, as the
+/// official SDKs' servers do, not rmcp's `202 Accepted`: the official Python client takes
+/// anything but 200, 204 or 405 for a failed termination, and logs it as one.
+async fn session_ended_ok(request: axum::extract::Request, next: axum::middleware::Next) -> axum::response::Response {
+    let delete = request.method() == axum::http::Method::DELETE;
+    let mut response = next.run(request).await;
+    if delete && response.status() == axum::http::StatusCode::ACCEPTED {
+        *response.status_mut() = axum::http::StatusCode::OK;
+    }
+    response
+}
+
 impl McpServer {
     /// Serves the server over a transport rmcp takes (a byte stream pair, a child's pipes, …),
     /// until the client goes away. The first message decides the protocol era.
@@ -222,12 +234,13 @@ impl McpServer {
     }
 
     /// The Streamable HTTP endpoint as an axum router (mount it in your own app); its path is
-    /// the config's. Cancel `cancel` to close every session and stream.
+    /// the config's. Cancel `cancel` to close every session and stream. A session its client
+    /// ends (`DELETE`) is answered `200 OK`.
     pub fn http_router(&self, config: &McpHttpConfig, cancel: &CancellationToken) -> axum::Router {
         let rmcp_config = config.rmcp_config(cancel);
         let server = self.clone();
         let factory = move || Ok(server.for_session());
-        if config.stateless {
+        let router = if config.stateless {
             let service = StreamableHttpService::new(factory, Arc::new(NeverSessionManager::default()), rmcp_config);
             axum::Router::new().route_service(&config.path, service)
         } else if let Some(tag) = &config.session_tag {
@@ -236,7 +249,8 @@ impl McpServer {
         } else {
             let service = StreamableHttpService::new(factory, Arc::new(LocalSessionManager::default()), rmcp_config);
             axum::Router::new().route_service(&config.path, service)
-        }
+        };
+        router.layer(axum::middleware::from_fn(session_ended_ok))
     }
 
     /// Binds the config's address and serves Streamable HTTP at its path, on a task.
