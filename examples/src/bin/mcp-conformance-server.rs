@@ -1,6 +1,7 @@
 //! The tools the official MCP conformance suite calls, served the way a toolhook host serves any
 //! tools: plain `#[tool]` fns (plus two built-ins whose schemas are given as JSON), a registry,
-//! and [`McpServer`] over Streamable HTTP.
+//! and [`McpServer`] over Streamable HTTP. One more tool answers with structured content and an
+//! output schema, which the official Python client checks against each other (`.ci/mcp-python`).
 //!
 //! ```text
 //! mcp-conformance-server --port P     # http://127.0.0.1:P/mcp until SIGTERM or Ctrl-C; logs on stderr
@@ -10,7 +11,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 use toolhook::serde_json::{Value, json};
 use toolhook::{
-    Elicitation, LogLevel, Progress, RootsRequest, SamplingRequest, ToolContentItem, ToolExecutionContext,
+    Elicitation, Json, LogLevel, Progress, RootsRequest, SamplingRequest, ToolContentItem, ToolExecutionContext,
     ToolExecutionResult, ToolOutput, ToolSpec, tool,
 };
 use toolhook_runtime::mcp::{McpHttpConfig, McpServer};
@@ -180,6 +181,28 @@ async fn test_streaming_elicitation(ctx: &ToolExecutionContext) -> Result<String
     let schema = json!({"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]});
     let reply = ctx.elicit(Elicitation::new("Continue?", schema)).await.map_err(|e| e.to_string())?;
     Ok(format!("Streaming elicitation: {:?}", reply.action))
+}
+
+/// A forecast, as data.
+#[derive(toolhook::serde::Serialize, toolhook::schemars::JsonSchema)]
+#[serde(crate = "toolhook::serde")]
+#[schemars(crate = "toolhook::schemars")]
+struct Forecast {
+    /// The city.
+    city: String,
+    /// Degrees Celsius.
+    celsius: f64,
+    /// Whether the sun shines.
+    sunny: bool,
+}
+
+/// Answers with structured content, described by the tool's output schema.
+#[tool]
+fn test_structured_content(
+    /// The city.
+    city: String,
+) -> Json<Forecast> {
+    Json(Forecast { city, celsius: 21.5, sunny: true })
 }
 
 /// Adds or removes a tool, so clients are told the list changed.

@@ -2,7 +2,7 @@
 //! registry lists and what each call returns, as JSON lines on stdout.
 //!
 //! ```text
-//! mcp-everything-probe (--stdio "CMD ARG..." | --url URL) [--call NAME JSON]...
+//! mcp-everything-probe (--stdio "CMD ARG..." | --url URL) [--protocol auto|2026-07-28|2025-11-25] [--call NAME JSON]...
 //! ```
 //!
 //! The first line is `{"tools": [{"name", "description", "input_schema"}, …]}`; then one line
@@ -14,7 +14,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 use toolhook::{ContentType, ToolInvocation, Visibility};
 use toolhook_runtime::ToolRegistry;
-use toolhook_runtime::mcp::{McpServerEntry, McpServerStatus, McpServersConfig, McpToolProvider, McpToolRules};
+use toolhook_runtime::mcp::{
+    McpProtocol, McpServerEntry, McpServerStatus, McpServersConfig, McpToolProvider, McpToolRules,
+};
 
 struct Options {
     entry: McpServerEntry,
@@ -24,6 +26,7 @@ struct Options {
 fn options() -> Result<Options, String> {
     let mut entry = None;
     let mut calls = Vec::new();
+    let mut protocol = McpProtocol::Auto;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -34,6 +37,7 @@ fn options() -> Result<Options, String> {
                 entry = Some(McpServerEntry::stdio(command).args(words));
             }
             "--url" => entry = Some(McpServerEntry::http(args.next().ok_or("--url needs a URL")?)),
+            "--protocol" => protocol = args.next().ok_or("--protocol needs an era")?.parse()?,
             "--call" => {
                 let name = args.next().ok_or("--call needs a tool name")?;
                 let arguments = args.next().ok_or("--call needs JSON arguments")?;
@@ -43,7 +47,10 @@ fn options() -> Result<Options, String> {
         }
     }
     let entry = entry.ok_or("give --stdio or --url")?;
-    Ok(Options { entry: entry.rules(McpToolRules::default().visibility(Visibility::Visible)), calls })
+    Ok(Options {
+        entry: entry.protocol(protocol).rules(McpToolRules::default().visibility(Visibility::Visible)),
+        calls,
+    })
 }
 
 fn main() -> ExitCode {
@@ -51,7 +58,7 @@ fn main() -> ExitCode {
         Ok(options) => options,
         Err(message) => {
             eprintln!(
-                "{message}\nusage: mcp-everything-probe (--stdio \"CMD ARG...\" | --url URL) [--call NAME JSON]..."
+                "{message}\nusage: mcp-everything-probe (--stdio \"CMD ARG...\" | --url URL) [--protocol auto|2026-07-28|2025-11-25] [--call NAME JSON]..."
             );
             return ExitCode::from(2);
         }
