@@ -1,13 +1,14 @@
 //! A registry served over MCP, seen from rmcp's client and from raw HTTP: the listing is the
 //! registry's MCP dialect, every kind of content arrives, failures are `isError`, progress and
 //! logs reach the client, cancellation reaches the tool, list changes reach clients of both
-//! protocol eras, bad requests are refused while the server keeps serving, and a session its
-//! client ends answers as the official SDKs' servers do.
+//! protocol eras, bad requests (and unknown resources, prompts and cursors) are refused while the
+//! server keeps serving, and a session its client ends answers as the official SDKs' servers do.
 #![allow(deprecated)] // rmcp marks the logging APIs as superseded; MCP still has them.
 
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, ClientConfig, ContentBlock, ElicitRequestParams, ElicitResult,
-    ElicitationAction, Implementation, LoggingMessageNotificationParam, ProgressNotificationParam, ProtocolVersion,
+    ElicitationAction, GetPromptRequestParams, Implementation, LoggingMessageNotificationParam, PaginatedRequestParams,
+    ProgressNotificationParam, ProtocolVersion, ReadResourceRequestParams,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::transport::StreamableHttpClientTransport;
@@ -291,6 +292,39 @@ async fn questions_are_asked_in_the_call_or_between_rounds() {
         let client = Client::default().serve_with_lifecycle(transport, lifecycle).await.unwrap();
         let answered = client.call_tool(call("mcp_ask", json!({}))).await.unwrap();
         assert_eq!(texts(&answered.content), ["you like teal"]);
+        client.cancel().await.unwrap();
+    }
+    server.shutdown().await;
+}
+
+/// The error code a request failed with.
+fn code_of(error: rmcp::ServiceError) -> i32 {
+    match error {
+        rmcp::ServiceError::McpError(error) => error.code.0,
+        other => panic!("not an MCP error: {other}"),
+    }
+}
+
+/// A registry has no resources or prompts (the capabilities are declared for their empty lists):
+/// reading one is "not found" in the request's era (2026-07-28 retired `-32002`), asking for one
+/// is invalid params, and so is a cursor, since the tool list never hands one out.
+#[tokio::test]
+async fn unknown_resources_prompts_and_cursors_are_refused_in_each_eras_terms() {
+    let registry = registry();
+    let server = http(&registry, |c| c).await;
+    for (lifecycle, not_found) in [
+        (ClientLifecycleMode::Initialize, -32002),
+        (ClientLifecycleMode::Discover { preferred_versions: vec![ProtocolVersion::V_2026_07_28] }, -32602),
+    ] {
+        let transport = StreamableHttpClientTransport::from_uri(url(&server));
+        let client = Client::default().serve_with_lifecycle(transport, lifecycle).await.unwrap();
+        let read = client.read_resource(ReadResourceRequestParams::new("file:///nowhere")).await;
+        assert_eq!(code_of(read.unwrap_err()), not_found);
+        let prompt = client.get_prompt(GetPromptRequestParams::new("nothing")).await;
+        assert_eq!(code_of(prompt.unwrap_err()), -32602);
+        let page = client.list_tools(Some(PaginatedRequestParams::default().with_cursor(Some("bogus".into())))).await;
+        assert_eq!(code_of(page.unwrap_err()), -32602);
+        assert!(client.list_all_tools().await.unwrap().len() > 1, "the whole list still answers");
         client.cancel().await.unwrap();
     }
     server.shutdown().await;

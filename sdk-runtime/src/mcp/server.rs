@@ -9,9 +9,10 @@ use super::request_state::RequestStates;
 use crate::deferred::{DeferredTools, TOOL_SEARCH};
 use crate::registry::ToolRegistry;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, ClientCapabilities, Implementation, InputRequests,
-    InputRequiredResult, ListToolsResult, LoggingLevel, PaginatedRequestParams, ProtocolVersion, RequestId,
-    ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscriptionFilter, Tool,
+    CacheScope, CallToolRequestParams, CallToolResponse, ClientCapabilities, GetPromptRequestParams, GetPromptResponse,
+    Implementation, InputRequests, InputRequiredResult, ListToolsResult, LoggingLevel, PaginatedRequestParams,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, RequestId, ServerCapabilities, ServerConfig,
+    SetLevelRequestParams, SubscriptionFilter, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext, SubscriptionSink};
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
@@ -407,12 +408,42 @@ impl ServerHandler for McpServer {
 
     async fn list_tools(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        // The list comes whole, so no cursor was ever handed out: any cursor is invalid.
+        if let Some(cursor) = request.and_then(|r| r.cursor) {
+            return Err(ErrorData::invalid_params(format!("Invalid cursor: {cursor}"), None));
+        }
         self.watch_changes();
         // Every client of this server sees the same list (one host-chosen context).
         Ok(ListToolsResult::with_all_items(self.tools().await).with_ttl_ms(0).with_cache_scope(CacheScope::Public))
+    }
+
+    /// The declared resources capability has no resources behind it (its lists answer empty, as
+    /// clients that cache them expect): every URI is not found, with the code of the request's
+    /// era (2026-07-28 retired 2025-11-25's `-32002` for invalid params).
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let message = format!("Resource not found: {}", request.uri);
+        let data = Some(serde_json::json!({ "uri": request.uri }));
+        Err(if context.protocol_version().is_some_and(|v| v >= ProtocolVersion::V_2026_07_28) {
+            ErrorData::invalid_params(message, data)
+        } else {
+            ErrorData::resource_not_found(message, data)
+        })
+    }
+
+    /// Nor are there prompts: every name is invalid.
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        Err(ErrorData::invalid_params(format!("Unknown prompt: {}", request.name), None))
     }
 
     async fn set_level(
