@@ -80,9 +80,10 @@ impl McpHttpConfig {
     }
 
     /// No sessions: every request stands alone, so any instance behind a load balancer can
-    /// answer it (2025-11-25 clients then get no server-initiated requests and no
-    /// notifications outside a call; 2026-07-28 clients are always served this way). Default:
-    /// sessions for 2025-11-25 clients.
+    /// answer it (2025-11-25 clients then get no server-initiated requests, so a tool that asks
+    /// them a question is answered with the missing-capability error, `-32021`, and no
+    /// notifications outside a call; 2026-07-28 clients are always served this way, and are
+    /// asked with input-required results). Default: sessions for 2025-11-25 clients.
     #[must_use]
     pub fn stateless(mut self, stateless: bool) -> Self {
         self.stateless = stateless;
