@@ -379,6 +379,12 @@ fn level_of(level: LoggingLevel) -> Option<LogLevel> {
     serde_json::to_value(level).ok().and_then(|v| serde_json::from_value(v).ok())
 }
 
+/// Whether a request speaks 2026-07-28 or later (stateless, questions as input-required
+/// results), not 2025-11-25.
+fn stateless_era(context: &RequestContext<RoleServer>) -> bool {
+    context.protocol_version().is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
+}
+
 /// `-32021`: the tool needs a capability the client did not declare.
 fn missing_capability(kind: InputKind) -> ErrorData {
     let required: ClientCapabilities =
@@ -430,7 +436,7 @@ impl ServerHandler for McpServer {
     ) -> Result<ReadResourceResponse, ErrorData> {
         let message = format!("Resource not found: {}", request.uri);
         let data = Some(serde_json::json!({ "uri": request.uri }));
-        Err(if context.protocol_version().is_some_and(|v| v >= ProtocolVersion::V_2026_07_28) {
+        Err(if stateless_era(&context) {
             ErrorData::invalid_params(message, data)
         } else {
             ErrorData::resource_not_found(message, data)
@@ -480,7 +486,7 @@ impl ServerHandler for McpServer {
     ) -> Result<CallToolResponse, ErrorData> {
         let shared = &self.shared;
         let name = request.name.to_string();
-        let rounds = context.protocol_version().is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
+        let rounds = stateless_era(&context);
         let capabilities = capabilities_of(context.client_capabilities());
         let token = context.meta.get_progress_token();
         let (peer, cancel) = (context.peer.clone(), context.ct.clone());
