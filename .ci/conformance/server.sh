@@ -30,21 +30,17 @@ V2=(server-stateless tools-list
     input-required-result-validate-input sep-2164-resource-not-found)
 V2_LEGACY=(server-session-lifecycle)
 rc=0
-for s in "${V1[@]}"; do
-  "$NODE" "$D/conformance-0.1.16/$SUITE" server --url "$URL" --scenario "$s" --spec-version 2025-11-25 \
-    -o "$OUT/0.1.16" >"$OUT/0.1.16-$s.log" 2>&1
-done
-"$NODE" "$(dirname "$0")/scan-checks.mjs" "$OUT/0.1.16" "[server 0.1.16 @2025-11-25]" "${#V1[@]}" || rc=1
-for s in "${V2[@]}"; do
-  "$NODE" "$D/conformance-0.2.0-alpha.12/$SUITE" server --url "$URL" --scenario "$s" --spec-version 2026-07-28 \
-    -o "$OUT/0.2.0-alpha.12" >"$OUT/0.2-$s.log" 2>&1
-done
-"$NODE" "$(dirname "$0")/scan-checks.mjs" "$OUT/0.2.0-alpha.12" "[server 0.2.0-alpha.12 @2026-07-28]" "${#V2[@]}" || rc=1
-for s in "${V2_LEGACY[@]}"; do
-  "$NODE" "$D/conformance-0.2.0-alpha.12/$SUITE" server --url "$URL" --scenario "$s" --spec-version 2025-11-25 \
-    -o "$OUT/0.2.0-alpha.12-legacy" >"$OUT/0.2-legacy-$s.log" 2>&1
-done
-"$NODE" "$(dirname "$0")/scan-checks.mjs" "$OUT/0.2.0-alpha.12-legacy" "[server 0.2.0-alpha.12 @2025-11-25]" \
-  "${#V2_LEGACY[@]}" || rc=1
+run() { # suite-version spec-version results-dir scenario...
+  local suite=$1 spec=$2 dir=$3
+  shift 3
+  for s in "$@"; do
+    "$NODE" "$D/conformance-$suite/$SUITE" server --url "$URL" --scenario "$s" --spec-version "$spec" \
+      -o "$OUT/$dir" >"$OUT/$dir-$s.log" 2>&1
+  done
+  "$NODE" "$(dirname "$0")/scan-checks.mjs" "$OUT/$dir" "[server $suite @$spec]" "$#" || rc=1
+}
+run 0.1.16 2025-11-25 0.1.16 "${V1[@]}"
+run 0.2.0-alpha.12 2026-07-28 0.2.0-alpha.12 "${V2[@]}"
+run 0.2.0-alpha.12 2025-11-25 0.2.0-alpha.12-legacy "${V2_LEGACY[@]}"
 if [ $rc -eq 0 ]; then rm -rf "$OUT"; else echo "results and logs kept in $OUT"; fi
 exit $rc
