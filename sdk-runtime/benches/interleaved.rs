@@ -10,8 +10,8 @@
 //!   (goal ≤ 1.3×).
 //! - `hooks`: a dispatch to 10 blocking handlers against awaiting the same fn 10 times with its
 //!   own copy of the arguments, one `block_on` per dispatch on both sides (goal ≤ 1.5×): the
-//!   handlers as closures a host registers (`HookHandlerEntry::new`), each call's future boxed,
-//!   and as `#[hook_handler]`s, whose bodies never wait, called in place.
+//!   handlers as closures a host registers (`HookHandlerEntry::new`), each call's future boxed
+//!   (in one box that the dispatch's handlers reuse), and as `#[hook_handler]`s, whose bodies never wait, called in place.
 //!
 //! `cargo bench -p toolhook-runtime --bench interleaved` (`ROUNDS=…` to change the 3,000 rounds,
 //! `ROW=invoke` or `ROW=hooks` to run one row, as under a profiler).

@@ -77,6 +77,26 @@ pub(crate) fn create<R>(make: impl FnOnce() -> R) -> Result<R, Box<dyn std::any:
     catch_unwind(AssertUnwindSafe(make))
 }
 
+/// A future run under a [`Clock`]: polled and dropped with panics caught.
+pub(crate) trait Guard {
+    /// What the future gives.
+    type Output;
+    /// Polls the future, catching a panic (after which the future is dropped, guarded).
+    fn poll_guarded(&mut self, cx: &mut Context<'_>) -> Poll<Result<Self::Output, Payload>>;
+    /// Drops the future now (cancelling it), catching a panic in its `Drop`.
+    fn release(&mut self);
+}
+
+/// Drops `future`, catching and logging a panic in its `Drop`.
+fn drop_guarded<F>(future: F) {
+    if let Err(payload) = catch_unwind(AssertUnwindSafe(move || drop(future))) {
+        tracing::error!(
+            panic = panic_message(&*payload).unwrap_or_default(),
+            "a cancelled future panicked while it was dropped; the panic was contained"
+        );
+    }
+}
+
 /// Owns a future and drops it with a panic caught: a future whose `Drop` panics (after a
 /// timeout, or when the caller goes away) cannot take the caller down with it.
 pub(crate) struct DropGuard<'a, T> {
@@ -87,9 +107,12 @@ impl<'a, T> DropGuard<'a, T> {
     pub(crate) fn new(future: BoxFuture<'a, T>) -> Self {
         DropGuard { future: Some(future) }
     }
+}
 
-    /// Polls the future, catching a panic (after which the future is dropped, guarded).
-    fn poll_guarded(&mut self, cx: &mut Context<'_>) -> Poll<Result<T, Box<dyn std::any::Any + Send>>> {
+impl<T> Guard for DropGuard<'_, T> {
+    type Output = T;
+
+    fn poll_guarded(&mut self, cx: &mut Context<'_>) -> Poll<Result<T, Payload>> {
         let Some(future) = self.future.as_mut() else { return Poll::Pending };
         match catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
             Ok(Poll::Ready(value)) => {
@@ -104,20 +127,70 @@ impl<'a, T> DropGuard<'a, T> {
         }
     }
 
-    /// Drops the future now, catching a panic in its `Drop`.
     fn release(&mut self) {
-        if let Some(future) = self.future.take()
-            && let Err(payload) = catch_unwind(AssertUnwindSafe(move || drop(future)))
-        {
-            tracing::error!(
-                panic = panic_message(&*payload).unwrap_or_default(),
-                "a cancelled future panicked while it was dropped; the panic was contained"
-            );
+        if let Some(future) = self.future.take() {
+            drop_guarded(future);
         }
     }
 }
 
 impl<T> Drop for DropGuard<'_, T> {
+    fn drop(&mut self) {
+        self.release();
+    }
+}
+
+/// A future kept in a box that the next one reuses (see [`put`]).
+pub(crate) type Reused<T> = tokio_util::sync::ReusableBoxFuture<'static, T>;
+
+/// Puts `future` in `slot`, in the allocation of the future there before when it has the same
+/// size and alignment. The future there must be finished or absent: it is dropped here, outside
+/// the guard, and a finished `async` block (boxed or not) has nothing left to drop that could
+/// panic.
+pub(crate) fn put<T>(slot: &mut Option<Reused<T>>, future: impl Future<Output = T> + Send + 'static) {
+    match slot {
+        Some(reused) => reused.set(future),
+        None => *slot = Some(Reused::new(future)),
+    }
+}
+
+/// Runs the future in a slot ([`put`] there), leaving it there when it finishes, so that the
+/// next future put there reuses its allocation; one that panics or is cancelled is taken out and
+/// dropped with a panic caught.
+pub(crate) struct SlotGuard<'s, T> {
+    slot: &'s mut Option<Reused<T>>,
+    finished: bool,
+}
+
+impl<T> Guard for SlotGuard<'_, T> {
+    type Output = T;
+
+    fn poll_guarded(&mut self, cx: &mut Context<'_>) -> Poll<Result<T, Payload>> {
+        let Some(future) = self.slot.as_mut().filter(|_| !self.finished) else { return Poll::Pending };
+        match catch_unwind(AssertUnwindSafe(|| future.poll(cx))) {
+            Ok(Poll::Ready(value)) => {
+                self.finished = true;
+                Poll::Ready(Ok(value))
+            }
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(payload) => {
+                self.release();
+                Poll::Ready(Err(payload))
+            }
+        }
+    }
+
+    fn release(&mut self) {
+        if !self.finished {
+            self.finished = true;
+            if let Some(future) = self.slot.take() {
+                drop_guarded(future);
+            }
+        }
+    }
+}
+
+impl<T> Drop for SlotGuard<'_, T> {
     fn drop(&mut self) {
         self.release();
     }
@@ -165,19 +238,28 @@ pub(crate) fn run<'a, T: Send + 'a>(
 
 /// [`run`], also giving the clock reading taken when it ended, so that a caller running several
 /// futures one after another starts the next from it: one clock read per future, not two.
-pub(crate) fn run_timed<T>(future: BoxFuture<'_, T>, limit: Option<Duration>, started: Stamp) -> GuardedRun<'_, T> {
+pub(crate) fn run_timed<T>(
+    future: BoxFuture<'_, T>,
+    limit: Option<Duration>,
+    started: Stamp,
+) -> GuardedRun<DropGuard<'_, T>> {
     run_on(future, Clock::new(limit, started))
 }
 
 /// [`run_timed`] on a clock made before the future was created.
-pub(crate) fn run_on<T>(future: BoxFuture<'_, T>, clock: Clock) -> GuardedRun<'_, T> {
+pub(crate) fn run_on<T>(future: BoxFuture<'_, T>, clock: Clock) -> GuardedRun<DropGuard<'_, T>> {
     GuardedRun { guard: DropGuard::new(future), clock, timer: None }
+}
+
+/// [`run_on`] for the future in `slot` (see [`SlotGuard`]).
+pub(crate) fn run_in<T>(slot: &mut Option<Reused<T>>, clock: Clock) -> GuardedRun<SlotGuard<'_, T>> {
+    GuardedRun { guard: SlotGuard { slot, finished: false }, clock, timer: None }
 }
 
 /// The future of [`run_timed`]: written by hand rather than as an `async fn`, so that awaiting
 /// it moves one small struct instead of a state machine around a `poll_fn`.
-pub(crate) struct GuardedRun<'a, T> {
-    guard: DropGuard<'a, T>,
+pub(crate) struct GuardedRun<G> {
+    guard: G,
     clock: Clock,
     /// Boxed when armed: only a call that waits arms it, and a waiting call costs far more than
     /// the allocation, while a timer kept inline would make every call's future larger (and
@@ -185,8 +267,8 @@ pub(crate) struct GuardedRun<'a, T> {
     timer: Option<std::pin::Pin<Box<tokio::time::Sleep>>>,
 }
 
-impl<T> Future for GuardedRun<'_, T> {
-    type Output = (Guarded<T>, Stamp);
+impl<G: Guard + Unpin> Future for GuardedRun<G> {
+    type Output = (Guarded<G::Output>, Stamp);
 
     fn poll(self: std::pin::Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         // Every field is `Unpin`: the guarded future and the timer are boxed.
@@ -287,7 +369,7 @@ impl Clock {
     /// first poll's common end (finished in time) first: it runs for every call and handler.
     fn poll<T>(
         &mut self,
-        guard: &mut DropGuard<'_, T>,
+        guard: &mut impl Guard<Output = T>,
         timer: &mut Option<std::pin::Pin<Box<tokio::time::Sleep>>>,
         cx: &mut Context<'_>,
     ) -> Poll<Guarded<T>> {

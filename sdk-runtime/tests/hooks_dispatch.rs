@@ -99,6 +99,81 @@ async fn a_timed_out_handler_is_dropped_and_the_next_one_runs() {
     assert_eq!(fast.finished.load(Ordering::SeqCst), 1);
 }
 
+/// Sets its flag when dropped.
+struct Flag(Arc<AtomicBool>);
+
+impl Drop for Flag {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+#[tokio::test]
+async fn handlers_of_every_future_size_run_in_turn_and_each_lets_go_of_its_state_when_it_ends() {
+    // The dispatch's handlers put their futures in one box one after another: futures of other
+    // sizes, a typed handler, a panic and an error between them change nothing of what each sees.
+    let d = dispatcher(demo());
+    let released = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&released);
+    let holds_state = HookHandlerEntry::new("a_holds_state", "demo.hook", move |mut a: HookArgs, _: HookContext| {
+        let state = Flag(Arc::new(AtomicBool::new(false)));
+        let flag = Arc::clone(&flag);
+        async move {
+            // Swapped in: the handler's own state is dropped when it ends.
+            let _state = Flag(flag);
+            drop(state);
+            a.insert("trail", "a");
+            HookOutcome::modify(a)
+        }
+    });
+    let seen = Arc::clone(&released);
+    let checks_release = HookHandlerEntry::new("b_checks", "demo.hook", move |mut a: HookArgs, _: HookContext| {
+        let released = seen.load(Ordering::SeqCst);
+        async move {
+            a.insert("a_released", released);
+            HookOutcome::modify(a)
+        }
+    });
+    let large = HookHandlerEntry::new("c_large", "demo.hook", |mut a: HookArgs, _: HookContext| async move {
+        let block = [7u8; 4096];
+        tokio::task::yield_now().await;
+        let trail = format!("{}c{}", a.get("trail").and_then(Value::as_str).unwrap_or(""), block[4095]);
+        a.insert("trail", trail);
+        HookOutcome::modify(a)
+    });
+    let panics = HookHandlerEntry::new("d_panics", "demo.hook", |_: HookArgs, _: HookContext| async {
+        tokio::task::yield_now().await;
+        explode("mid-way")
+    });
+    #[derive(serde::Serialize, serde::Deserialize)]
+    struct Trail {
+        trail: String,
+    }
+    let typed = HookHandlerEntry::typed("e_typed", "demo.hook", |mut t: Trail, _: HookContext| async move {
+        t.trail.push('e');
+        HookOutcome::modify(t)
+    });
+    let fails = HookHandlerEntry::new("f_fails", "demo.hook", |_: HookArgs, _: HookContext| async {
+        Err::<HookOutcome, _>("no luck".to_owned())
+    });
+    let small = HookHandlerEntry::new("g_small", "demo.hook", |mut a: HookArgs, _: HookContext| async move {
+        let trail = format!("{}g", a.get("trail").and_then(Value::as_str).unwrap_or(""));
+        a.insert("trail", trail);
+        HookOutcome::modify(a)
+    });
+    d.register_plugin("p.sizes", Source::ThirdParty, vec![holds_state, checks_release, large, panics]).unwrap();
+    d.register_plugin("p.sizes2", Source::ThirdParty, vec![typed, fails, small]).unwrap();
+
+    let result = d.invoke("demo.hook", HookArgs::new()).await.unwrap();
+    assert_eq!(result.kwargs.get("trail"), Some(&json!("ac7eg")));
+    assert_eq!(result.kwargs.get("a_released"), Some(&json!(true)));
+    assert_eq!(
+        result.errors,
+        ["HookHandler p.sizes.d_panics failed: panic: mid-way", "HookHandler p.sizes2.f_fails failed: no luck"]
+    );
+    assert!(released.load(Ordering::SeqCst));
+}
+
 #[tokio::test(start_paused = true)]
 async fn the_timeout_is_the_handlers_then_the_specs_then_the_dispatchers() {
     let specs = HookSpecRegistry::new();

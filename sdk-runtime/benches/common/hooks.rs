@@ -1,8 +1,8 @@
 //! What the hooks benches dispatch: the event's arguments, the typical small blocking handler
 //! (it reads an argument and continues) that the baselines await, and ten handlers running it,
-//! as closures a host registers (their futures are boxed) and declared with `#[hook_handler]`
-//! (their bodies never wait, so the dispatcher calls them in place). Included with `#[path]` by
-//! each bench that needs it.
+//! as closures a host registers (their futures are boxed, in one box a dispatch reuses) and
+//! declared with `#[hook_handler]` (their bodies never wait, so the dispatcher calls them in
+//! place). Included with `#[path]` by each bench that needs it.
 
 use toolhook::DeclaredHookHandler;
 use toolhook::hook_handler;

@@ -1,7 +1,7 @@
 //! [`HookDispatcher`]: registers plugins' handler batches and fires hooks.
 
 use super::breaker::{Breaker, BreakerConfig, BreakerStatus, Permit, Ticket, Verdict};
-use super::entry::{HandlerCall, HookHandlerEntry, ReadyCall};
+use super::entry::{HandlerCall, HandlerSlot, HookHandlerEntry, ReadyCall};
 use super::error::{HookError, HookErrorKind};
 use super::names;
 use super::observers::{ObserverOverflow, Observers};
@@ -19,11 +19,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 use tokio::sync::oneshot;
+use toolhook::Locale;
 use toolhook::hooks::{
     ErrorPolicy, HandlerOutcome, HookAction, HookArgs, HookContext, HookHandlerError, HookMode, HookNames, HookOrder,
     PayloadError, SharedNames,
 };
-use toolhook::{BoxFuture, Locale};
 
 /// What firing a hook came to.
 ///
@@ -114,10 +114,13 @@ impl Handler {
 
     /// Calls the handler: to its end right here when its body never waits (an observer, in its
     /// own task), else up to its future.
-    fn invoke(&self, kwargs: HookArgs, ctx: HookContext) -> Called {
+    fn invoke(&self, kwargs: HookArgs, ctx: HookContext, slot: &mut HandlerSlot) -> Called {
         match &self.ready {
             Some(ready) => Called::Done(ready(kwargs, ctx)),
-            None => Called::Running((self.call)(kwargs, ctx)),
+            None => {
+                (self.call)(kwargs, ctx, slot);
+                Called::Running
+            }
         }
     }
 }
@@ -125,7 +128,8 @@ impl Handler {
 /// A handler, called: its outcome, or its future.
 enum Called {
     Done(Result<HandlerOutcome, HookHandlerError>),
-    Running(BoxFuture<'static, Result<HandlerOutcome, HookHandlerError>>),
+    /// Its future is in the slot.
+    Running,
 }
 
 #[derive(Default)]
@@ -616,6 +620,9 @@ impl HookDispatcher {
         let mut changes = 0usize;
         // One clock read per blocking handler: each starts when the one before it returned.
         let mut clock = Stamp::now();
+        // The blocking handlers' futures, one after another in one box: a future of the same size
+        // and alignment as the one before it (closures of one kind) takes its allocation over.
+        let mut slot: HandlerSlot = None;
         for target in prepared.handlers.iter() {
             if self.is_shut_down() {
                 break;
@@ -654,9 +661,9 @@ impl HookDispatcher {
                     // The handler's clock starts before its future is created: creating it is
                     // the handler's work too.
                     let timing = guard::Clock::new(Some(timeout), clock);
-                    let (run, ended) = match inner.start(target, result.kwargs.clone(), timeout, clock) {
-                        Started::Running(future, ticket) => {
-                            let (outcome, ended) = guard::run_on(future, timing).await;
+                    let (run, ended) = match inner.start(target, result.kwargs.clone(), timeout, clock, &mut slot) {
+                        Started::Running(ticket) => {
+                            let (outcome, ended) = guard::run_in(&mut slot, timing).await;
                             (inner.finish(target, ticket, timeout, outcome), ended)
                         }
                         Started::Done(outcome, ticket) => inner.settle(target, ticket, timeout, timing, outcome),
@@ -675,10 +682,11 @@ impl HookDispatcher {
     }
 }
 
-/// A handler's call, started: its future and the breaker's ticket, its outcome and the ticket
-/// (a handler that never waits, run to its end in place), or already over.
+/// A handler's call, started: its future (in the slot) and the breaker's ticket, its outcome and
+/// the ticket (a handler that never waits, run to its end in place), or already over.
 enum Started<'a> {
-    Running(BoxFuture<'static, Result<HandlerOutcome, HookHandlerError>>, Ticket<'a>),
+    /// Its future is in the slot.
+    Running(Ticket<'a>),
     /// A handler that never waits, already run to its end.
     Done(Result<HandlerOutcome, HookHandlerError>, Ticket<'a>),
     Over(Run, Stamp),
@@ -747,9 +755,10 @@ impl Inner {
     /// (`started` when it did not run), from which the next handler of a dispatch starts.
     async fn run(&self, handler: &Handler, kwargs: HookArgs, timeout: Duration, started: Stamp) -> (Run, Stamp) {
         let clock = guard::Clock::new(Some(timeout), started);
-        match self.start(handler, kwargs, timeout, started) {
-            Started::Running(future, ticket) => {
-                let (outcome, ended) = guard::run_on(future, clock).await;
+        let mut slot = None;
+        match self.start(handler, kwargs, timeout, started, &mut slot) {
+            Started::Running(ticket) => {
+                let (outcome, ended) = guard::run_in(&mut slot, clock).await;
                 (self.finish(handler, ticket, timeout, outcome), ended)
             }
             Started::Done(outcome, ticket) => self.settle(handler, ticket, timeout, clock, outcome),
@@ -774,7 +783,14 @@ impl Inner {
     /// The first half of [`run`](Self::run), up to the handler's future (or the whole call of a
     /// handler that never waits): the dispatch loop awaits the future itself, so that a
     /// handler's call is one future, not three nested ones.
-    fn start<'a>(&'a self, handler: &'a Handler, kwargs: HookArgs, timeout: Duration, started: Stamp) -> Started<'a> {
+    fn start<'a>(
+        &'a self,
+        handler: &'a Handler,
+        kwargs: HookArgs,
+        timeout: Duration,
+        started: Stamp,
+        slot: &mut HandlerSlot,
+    ) -> Started<'a> {
         if handler.missing_instance || !handler.loaded.load(Ordering::Relaxed) {
             return Started::Over(Run::Failed(self.not_loaded(handler.plugin_id())), started);
         }
@@ -796,8 +812,8 @@ impl Inner {
         // A handler that blocks its thread (even while its future is created) is timed out when
         // it returns, and counts against its plugin. On timeout the future is dropped (a panic in
         // its drop is contained), cancelling the handler.
-        match guard::create(|| handler.invoke(kwargs, ctx)) {
-            Ok(Called::Running(future)) => Started::Running(future, ticket),
+        match guard::create(|| handler.invoke(kwargs, ctx, slot)) {
+            Ok(Called::Running) => Started::Running(ticket),
             Ok(Called::Done(outcome)) => Started::Done(outcome, ticket),
             Err(payload) => {
                 let panicked = Guarded::Panicked(guard::panic_message(&*payload));

@@ -2,21 +2,27 @@
 //! a closure, or from strings.
 
 use super::error::HookErrorKind;
+use crate::guard::{Reused, put};
 use serde::de::DeserializeOwned;
 use std::any::Any;
 use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
-use toolhook::BoxFuture;
 use toolhook::DeclaredHookHandler;
 use toolhook::hooks::{
     BlockingHookResult, ErrorPolicy, HandlerOutcome, HookArgs, HookContext, HookHandlerError, HookMode, HookOrder,
 };
 
-/// The erased call of a handler.
-pub(crate) type HandlerCall =
-    Arc<dyn Fn(HookArgs, HookContext) -> BoxFuture<'static, Result<HandlerOutcome, HookHandlerError>> + Send + Sync>;
+/// What a handler's call gives.
+pub(crate) type HandlerResult = Result<HandlerOutcome, HookHandlerError>;
+
+/// Where a handler's call puts its future: the dispatch's one slot, whose allocation the
+/// handlers of a dispatch share when their futures have the same size and alignment.
+pub(crate) type HandlerSlot = Option<Reused<HandlerResult>>;
+
+/// The erased call of a handler: puts its future in the slot.
+pub(crate) type HandlerCall = Arc<dyn Fn(HookArgs, HookContext, &mut HandlerSlot) + Send + Sync>;
 
 /// A blocking handler's call to its end in place, for one whose body can never wait.
 pub(crate) type ReadyCall =
@@ -146,9 +152,9 @@ impl HookHandlerEntry {
         Fut: Future<Output = R> + Send + 'static,
         R: BlockingHookResult,
     {
-        let call: HandlerCall = Arc::new(move |args, ctx| {
+        let call: HandlerCall = Arc::new(move |args, ctx, slot| {
             let future = handler(args, ctx);
-            Box::pin(async move { future.await.into_handler_outcome() })
+            put(slot, async move { future.await.into_handler_outcome() });
         });
         HookHandlerEntry::with_call(name, hook, call)
     }
@@ -178,12 +184,12 @@ impl HookHandlerEntry {
         R: BlockingHookResult,
     {
         let handler = Arc::new(handler);
-        let call: HandlerCall = Arc::new(move |args: HookArgs, ctx| {
+        let call: HandlerCall = Arc::new(move |args: HookArgs, ctx, slot| {
             let handler = Arc::clone(&handler);
-            Box::pin(async move {
+            put(slot, async move {
                 let payload = args.into_payload::<P>()?;
                 handler(payload, ctx).await.into_handler_outcome()
-            })
+            });
         });
         HookHandlerEntry::with_call(name, hook, call)
     }
@@ -196,7 +202,7 @@ impl HookHandlerEntry {
             let instance = instance.clone();
             Arc::new(move |args, ctx| ready(instance.clone(), args, ctx)) as ReadyCall
         });
-        let call: HandlerCall = Arc::new(move |args, ctx| handler.call(instance.clone(), args, ctx));
+        let call: HandlerCall = Arc::new(move |args, ctx, slot| put(slot, handler.call(instance.clone(), args, ctx)));
         let mut entry = HookHandlerEntry::with_call(handler.name(), handler.hook(), call)
             .mode(handler.mode())
             .order(handler.order())
