@@ -642,10 +642,11 @@ impl ToolRegistry {
         //
         // Not a future written by hand either. One that runs a tool that never waits through
         // plain functions at its first poll, in a future the size of the call (128 bytes, not
-        // this one's 456), cut such a call by about 185 instructions (4%). But every other call
-        // must then go on in a boxed future, because its provider's future borrows the name
-        // space that future would own: a tool whose body awaits (measured with an await that is
-        // ready at once) took about 570 instructions (11%) more, a worse trade than the gain.
+        // this one's 456 at the time; 328 now), cut such a call by about 185 instructions (4%).
+        // But every other call must then go on in a boxed future, because its provider's future
+        // borrows the name space that future would own: a tool whose body awaits (measured with
+        // an await that is ready at once) took about 570 instructions (11%) more, a worse trade
+        // than the gain.
         self.invoke_found(call, ctx, None)
     }
 
@@ -673,7 +674,7 @@ impl ToolRegistry {
         // before the provider's future is awaited: a binding that was borrowed stays in the
         // future until its scope ends, and the call would stay beside the provider's copy for as
         // long as the call runs. One block, so that the call is moved into it once.
-        let (route, requested, mut clock, created) = {
+        let (requested, provider, future, clock) = {
             let mut call = call;
             routes = match self.routes_now(caller, locale) {
                 Some(routes) => routes,
@@ -743,45 +744,23 @@ impl ToolRegistry {
                     },
                 }
             });
-            (route, requested, clock, created)
-        };
-        let provider = route.provider();
-        let guarded = match created {
-            Ok(Called::Running(future)) => guard::run_on(future, clock).await.0,
-            Ok(Called::Done(outcome)) => clock.settle(outcome),
-            Err(payload) => Guarded::Panicked(guard::panic_message(&*payload)),
-        };
-        let outcome = match guarded {
-            Guarded::Finished(outcome) => outcome,
-            Guarded::Panicked(message) => Err(ToolError::panic(message.unwrap_or_default())),
-            Guarded::TimedOut(timed_out) => {
-                if let Some(blocked) = timed_out.blocked_for {
-                    tracing::warn!(
-                        tool = %shown(requested),
-                        provider = provider.provider_name(),
-                        blocked_ms = blocked.as_millis() as u64,
-                        timeout_ms = timed_out.limit.as_millis() as u64,
-                        "the tool blocked its executor thread longer than its timeout; do blocking work in a sync fn or spawn_blocking"
-                    );
+            // A call that ran to its end is concluded here: its outcome (the size of a result)
+            // would otherwise stay in this future beside the provider's future for the whole of
+            // a call that waits.
+            let provider = route.provider();
+            let future = match created {
+                Ok(Called::Running(future)) => future,
+                Ok(Called::Done(outcome)) => {
+                    let mut clock = clock;
+                    return conclude(clock.settle(outcome), requested, provider, locale);
                 }
-                Err(timeout_error(timed_out.limit))
-            }
-            Guarded::NoTimer(missing) => Err(missing.into_tool_error()),
-        };
-        match outcome {
-            Ok(mut result) => {
-                // Most providers name the result after the tool already.
-                if result.tool_name != requested {
-                    result.tool_name = requested.to_owned();
+                Err(payload) => {
+                    return conclude(Guarded::Panicked(guard::panic_message(&*payload)), requested, provider, locale);
                 }
-                result
-            }
-            Err(error) => {
-                tracing::error!(tool = %shown(requested), provider = provider.provider_name(), %error, "tool call failed");
-                let text = failure_text(requested, &error, locale);
-                ToolExecutionResult::failure(requested, text)
-            }
-        }
+            };
+            (requested, provider, future, clock)
+        };
+        conclude(guard::run_on(future, clock).await.0, requested, provider, locale)
     }
 
     /// Closes every provider in registration order. A failing provider does not stop the others;
@@ -975,6 +954,47 @@ fn provider_call<'r>(route: RouteRef<'r>, call: &mut ToolInvocation) -> Option<&
 fn next_registry_id() -> u64 {
     static NEXT: AtomicU64 = AtomicU64::new(1);
     NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// A call's result from how its provider's call ended: named as the caller asked, or a failure
+/// (logged) whose text a model can act on.
+fn conclude(
+    guarded: Guarded<Result<ToolExecutionResult, ToolError>>,
+    requested: &str,
+    provider: &Arc<dyn ToolProvider>,
+    locale: Locale,
+) -> ToolExecutionResult {
+    let outcome = match guarded {
+        Guarded::Finished(outcome) => outcome,
+        Guarded::Panicked(message) => Err(ToolError::panic(message.unwrap_or_default())),
+        Guarded::TimedOut(timed_out) => {
+            if let Some(blocked) = timed_out.blocked_for {
+                tracing::warn!(
+                    tool = %shown(requested),
+                    provider = provider.provider_name(),
+                    blocked_ms = blocked.as_millis() as u64,
+                    timeout_ms = timed_out.limit.as_millis() as u64,
+                    "the tool blocked its executor thread longer than its timeout; do blocking work in a sync fn or spawn_blocking"
+                );
+            }
+            Err(timeout_error(timed_out.limit))
+        }
+        Guarded::NoTimer(missing) => Err(missing.into_tool_error()),
+    };
+    match outcome {
+        Ok(mut result) => {
+            // Most providers name the result after the tool already.
+            if result.tool_name != requested {
+                result.tool_name = requested.to_owned();
+            }
+            result
+        }
+        Err(error) => {
+            tracing::error!(tool = %shown(requested), provider = provider.provider_name(), %error, "tool call failed");
+            let text = failure_text(requested, &error, locale);
+            ToolExecutionResult::failure(requested, text)
+        }
+    }
 }
 
 /// `Timeout: no result within {n} ms` and its zh-Hans form.
