@@ -957,16 +957,42 @@ fn next_registry_id() -> u64 {
 }
 
 /// A call's result from how its provider's call ended: named as the caller asked, or a failure
-/// (logged) whose text a model can act on.
+/// (logged) whose text a model can act on. Inline for a call that finished with a result; the
+/// rest is out of line ([`conclude_otherwise`]).
+#[inline]
 fn conclude(
     guarded: Guarded<Result<ToolExecutionResult, ToolError>>,
     requested: &str,
     provider: &Arc<dyn ToolProvider>,
     locale: Locale,
 ) -> ToolExecutionResult {
-    let outcome = match guarded {
-        Guarded::Finished(outcome) => outcome,
-        Guarded::Panicked(message) => Err(ToolError::panic(message.unwrap_or_default())),
+    match guarded {
+        Guarded::Finished(Ok(result)) => named(result, requested),
+        otherwise => conclude_otherwise(otherwise, requested, provider, locale),
+    }
+}
+
+/// A result named as the caller asked for the tool (most providers name it so already).
+#[inline]
+fn named(mut result: ToolExecutionResult, requested: &str) -> ToolExecutionResult {
+    if result.tool_name != requested {
+        result.tool_name = requested.to_owned();
+    }
+    result
+}
+
+/// [`conclude`] for a call that failed, panicked, timed out or found no timer: logged.
+#[cold]
+fn conclude_otherwise(
+    guarded: Guarded<Result<ToolExecutionResult, ToolError>>,
+    requested: &str,
+    provider: &Arc<dyn ToolProvider>,
+    locale: Locale,
+) -> ToolExecutionResult {
+    let error = match guarded {
+        Guarded::Finished(Ok(result)) => return named(result, requested),
+        Guarded::Finished(Err(error)) => error,
+        Guarded::Panicked(message) => ToolError::panic(message.unwrap_or_default()),
         Guarded::TimedOut(timed_out) => {
             if let Some(blocked) = timed_out.blocked_for {
                 tracing::warn!(
@@ -977,24 +1003,13 @@ fn conclude(
                     "the tool blocked its executor thread longer than its timeout; do blocking work in a sync fn or spawn_blocking"
                 );
             }
-            Err(timeout_error(timed_out.limit))
+            timeout_error(timed_out.limit)
         }
-        Guarded::NoTimer(missing) => Err(missing.into_tool_error()),
+        Guarded::NoTimer(missing) => missing.into_tool_error(),
     };
-    match outcome {
-        Ok(mut result) => {
-            // Most providers name the result after the tool already.
-            if result.tool_name != requested {
-                result.tool_name = requested.to_owned();
-            }
-            result
-        }
-        Err(error) => {
-            tracing::error!(tool = %shown(requested), provider = provider.provider_name(), %error, "tool call failed");
-            let text = failure_text(requested, &error, locale);
-            ToolExecutionResult::failure(requested, text)
-        }
-    }
+    tracing::error!(tool = %shown(requested), provider = provider.provider_name(), %error, "tool call failed");
+    let text = failure_text(requested, &error, locale);
+    ToolExecutionResult::failure(requested, text)
 }
 
 /// `Timeout: no result within {n} ms` and its zh-Hans form.
