@@ -322,9 +322,15 @@ async fn unknown_resources_prompts_and_cursors_are_refused_in_each_eras_terms() 
         assert_eq!(code_of(read.unwrap_err()), not_found);
         let prompt = client.get_prompt(GetPromptRequestParams::new("nothing")).await;
         assert_eq!(code_of(prompt.unwrap_err()), -32602);
-        let page = client.list_tools(Some(PaginatedRequestParams::default().with_cursor(Some("bogus".into())))).await;
-        assert_eq!(code_of(page.unwrap_err()), -32602);
+        let bogus = || Some(PaginatedRequestParams::default().with_cursor(Some("bogus".into())));
+        assert_eq!(code_of(client.list_tools(bogus()).await.unwrap_err()), -32602);
+        assert_eq!(code_of(client.list_prompts(bogus()).await.unwrap_err()), -32602);
+        assert_eq!(code_of(client.list_resources(bogus()).await.unwrap_err()), -32602);
+        assert_eq!(code_of(client.list_resource_templates(bogus()).await.unwrap_err()), -32602);
         assert!(client.list_all_tools().await.unwrap().len() > 1, "the whole list still answers");
+        assert!(client.list_all_prompts().await.unwrap().is_empty());
+        assert!(client.list_all_resources().await.unwrap().is_empty());
+        assert!(client.list_all_resource_templates().await.unwrap().is_empty());
         client.cancel().await.unwrap();
     }
     server.shutdown().await;

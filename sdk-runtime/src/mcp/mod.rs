@@ -36,7 +36,8 @@
 //! Prompts and resources are not served: the server declares them with empty lists so that
 //! clients which list them get an answer. Reading a resource is "not found" (`-32002` on
 //! 2025-11-25; `-32602` on 2026-07-28, which retired `-32002`), getting a prompt is invalid params
-//! (`-32602`), and so is a `tools/list` cursor: the list comes whole, so none is ever handed out.
+//! (`-32602`), and so is a cursor on any list (`tools/list`, `prompts/list`, `resources/list`,
+//! `resources/templates/list`): each comes whole, so none is ever handed out.
 //! A session the client ends with an HTTP `DELETE` is answered `200 OK`.
 //!
 //! # Using MCP servers

@@ -10,8 +10,9 @@ use crate::deferred::{DeferredTools, TOOL_SEARCH};
 use crate::registry::ToolRegistry;
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, ClientCapabilities, GetPromptRequestParams, GetPromptResponse,
-    Implementation, InputRequests, InputRequiredResult, ListToolsResult, LoggingLevel, PaginatedRequestParams,
-    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, RequestId, ServerCapabilities, ServerConfig,
+    Implementation, InputRequests, InputRequiredResult, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, LoggingLevel, PaginatedRequestParams, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, RequestId, ServerCapabilities, ServerConfig,
     SetLevelRequestParams, SubscriptionFilter, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext, SubscriptionSink};
@@ -379,6 +380,15 @@ fn level_of(level: LoggingLevel) -> Option<LogLevel> {
     serde_json::to_value(level).ok().and_then(|v| serde_json::from_value(v).ok())
 }
 
+/// Every list this server answers comes whole, so no cursor was ever handed out: any cursor is
+/// invalid params.
+fn no_cursor(request: Option<PaginatedRequestParams>) -> Result<(), ErrorData> {
+    match request.and_then(|r| r.cursor) {
+        Some(cursor) => Err(ErrorData::invalid_params(format!("Invalid cursor: {cursor}"), None)),
+        None => Ok(()),
+    }
+}
+
 /// Whether a request speaks 2026-07-28 or later (stateless, questions as input-required
 /// results), not 2025-11-25.
 fn stateless_era(context: &RequestContext<RoleServer>) -> bool {
@@ -417,13 +427,41 @@ impl ServerHandler for McpServer {
         request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        // The list comes whole, so no cursor was ever handed out: any cursor is invalid.
-        if let Some(cursor) = request.and_then(|r| r.cursor) {
-            return Err(ErrorData::invalid_params(format!("Invalid cursor: {cursor}"), None));
-        }
+        no_cursor(request)?;
         self.watch_changes();
         // Every client of this server sees the same list (one host-chosen context).
         Ok(ListToolsResult::with_all_items(self.tools().await).with_ttl_ms(0).with_cache_scope(CacheScope::Public))
+    }
+
+    /// The declared prompts capability has no prompts behind it: the list is empty (see
+    /// [`read_resource`](Self::read_resource)).
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        no_cursor(request)?;
+        Ok(ListPromptsResult::default())
+    }
+
+    /// Empty (see [`read_resource`](Self::read_resource)).
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        no_cursor(request)?;
+        Ok(ListResourcesResult::default())
+    }
+
+    /// Empty (see [`read_resource`](Self::read_resource)).
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        no_cursor(request)?;
+        Ok(ListResourceTemplatesResult::default())
     }
 
     /// The declared resources capability has no resources behind it (its lists answer empty, as
