@@ -1497,9 +1497,12 @@ pub fn decode_text<A: ArgsStruct>(text: &str) -> Result<A, ArgsError> {
     if text.trim_start().is_empty() {
         return finish::<A>(A::Slots::default());
     }
-    let mut exact = Vec::new();
+    // One context for every pass (a pass that failed only for an integer that lost digits in a
+    // float runs again with the integer read from the text, in `exact`). Built in place once:
+    // moving the list into a new context per pass stalled every call's first pass on reading
+    // back the list's fields just written.
+    let mut cx = DecodeCx::default();
     loop {
-        let cx = DecodeCx { exact, ..DecodeCx::default() };
         let mut de = serde_json::Deserializer::from_str(text);
         let slots = de
             .deserialize_any(ArgsVisitor::<A> { cx: &cx, _a: PhantomData })
@@ -1512,11 +1515,10 @@ pub fn decode_text<A: ArgsStruct>(text: &str) -> Result<A, ArgsError> {
             return Err(ArgsError::document(ArgsErrorKind::InvalidJson(json_error.to_string())));
         };
         let raw = locate(text, &segs).filter(|raw| is_number_literal(raw));
-        exact = cx.exact;
-        if let (Some(rust_type), Some(raw)) = (cx.wants_exact.get(), raw) {
+        if let (Some(rust_type), Some(raw)) = (cx.wants_exact.take(), raw) {
             match parse_exact_integer(raw) {
-                ExactInt::Value(n) if exact.len() < MAX_EXACT_INTEGERS => {
-                    exact.push((segs, n));
+                ExactInt::Value(n) if cx.exact.len() < MAX_EXACT_INTEGERS => {
+                    cx.exact.push((segs, n));
                     continue;
                 }
                 ExactInt::Value(_) => {}
