@@ -270,6 +270,10 @@ pub(crate) struct GuardedRun<G> {
 impl<G: Guard + Unpin> Future for GuardedRun<G> {
     type Output = (Guarded<G::Output>, Stamp);
 
+    // Always inline: its output (an outcome and a clock reading) is read back by the caller
+    // right after it returns, and written and read through memory in different widths it
+    // stalled each hook handler's call on a store-forwarding miss.
+    #[inline(always)]
     fn poll(self: std::pin::Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         // Every field is `Unpin`: the guarded future and the timer are boxed.
         let this = self.get_mut();
