@@ -777,7 +777,7 @@ impl Inner {
         outcome: Result<HandlerOutcome, HookHandlerError>,
     ) -> (Run, Stamp) {
         let outcome = clock.settle(outcome);
-        (self.finish(handler, ticket, timeout, outcome), clock.ended())
+        (self.finish_apart(handler, ticket, timeout, outcome), clock.ended())
     }
 
     /// The first half of [`run`](Self::run), up to the handler's future (or the whole call of a
@@ -820,6 +820,19 @@ impl Inner {
                 Started::Over(self.finish(handler, ticket, timeout, panicked), Stamp::now())
             }
         }
+    }
+
+    /// [`finish`](Self::finish), not inlined: for a handler run to its end in place, whose
+    /// outcome is not read back through a poll's output.
+    #[inline(never)]
+    fn finish_apart(
+        &self,
+        handler: &Handler,
+        ticket: Ticket<'_>,
+        timeout: Duration,
+        outcome: Guarded<Result<HandlerOutcome, HookHandlerError>>,
+    ) -> Run {
+        self.finish(handler, ticket, timeout, outcome)
     }
 
     /// The second half of [`run`](Self::run): how the handler's future ended, reported to the
