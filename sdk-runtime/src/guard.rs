@@ -81,10 +81,28 @@ pub(crate) fn create<R>(make: impl FnOnce() -> R) -> Result<R, Box<dyn std::any:
 pub(crate) trait Guard {
     /// What the future gives.
     type Output;
-    /// Polls the future, catching a panic (after which the future is dropped, guarded).
-    fn poll_guarded(&mut self, cx: &mut Context<'_>) -> Poll<Result<Self::Output, Payload>>;
+    /// The future, until it finished or was released.
+    fn running(&mut self) -> Option<std::pin::Pin<&mut (dyn Future<Output = Self::Output> + Send + '_)>>;
+    /// The future finished: let go of what it holds, if anything.
+    fn finished(&mut self);
     /// Drops the future now (cancelling it), catching a panic in its `Drop`.
     fn release(&mut self);
+
+    /// Polls the future, catching a panic (after which the future is dropped, guarded).
+    fn poll_guarded(&mut self, cx: &mut Context<'_>) -> Poll<Result<Self::Output, Payload>> {
+        let Some(future) = self.running() else { return Poll::Pending };
+        match catch_unwind(AssertUnwindSafe(|| future.poll(cx))) {
+            Ok(Poll::Ready(value)) => {
+                self.finished();
+                Poll::Ready(Ok(value))
+            }
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(payload) => {
+                self.release();
+                Poll::Ready(Err(payload))
+            }
+        }
+    }
 }
 
 /// Drops `future`, catching and logging a panic in its `Drop`.
@@ -112,19 +130,13 @@ impl<'a, T> DropGuard<'a, T> {
 impl<T> Guard for DropGuard<'_, T> {
     type Output = T;
 
-    fn poll_guarded(&mut self, cx: &mut Context<'_>) -> Poll<Result<T, Payload>> {
-        let Some(future) = self.future.as_mut() else { return Poll::Pending };
-        match catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
-            Ok(Poll::Ready(value)) => {
-                self.release();
-                Poll::Ready(Ok(value))
-            }
-            Ok(Poll::Pending) => Poll::Pending,
-            Err(payload) => {
-                self.release();
-                Poll::Ready(Err(payload))
-            }
-        }
+    fn running(&mut self) -> Option<std::pin::Pin<&mut (dyn Future<Output = T> + Send + '_)>> {
+        self.future.as_mut().map(|future| future.as_mut() as _)
+    }
+
+    /// Its box is let go at once.
+    fn finished(&mut self) {
+        self.release();
     }
 
     fn release(&mut self) {
@@ -165,19 +177,13 @@ pub(crate) struct SlotGuard<'s, T> {
 impl<T> Guard for SlotGuard<'_, T> {
     type Output = T;
 
-    fn poll_guarded(&mut self, cx: &mut Context<'_>) -> Poll<Result<T, Payload>> {
-        let Some(future) = self.slot.as_mut().filter(|_| !self.finished) else { return Poll::Pending };
-        match catch_unwind(AssertUnwindSafe(|| future.poll(cx))) {
-            Ok(Poll::Ready(value)) => {
-                self.finished = true;
-                Poll::Ready(Ok(value))
-            }
-            Ok(Poll::Pending) => Poll::Pending,
-            Err(payload) => {
-                self.release();
-                Poll::Ready(Err(payload))
-            }
-        }
+    fn running(&mut self) -> Option<std::pin::Pin<&mut (dyn Future<Output = T> + Send + '_)>> {
+        self.slot.as_mut().filter(|_| !self.finished).map(|future| future.get_pin())
+    }
+
+    /// It stays in the slot, for the next future to take its allocation over.
+    fn finished(&mut self) {
+        self.finished = true;
     }
 
     fn release(&mut self) {
