@@ -1,7 +1,7 @@
 //! [`HookDispatcher`]: registers plugins' handler batches and fires hooks.
 
 use super::breaker::{Breaker, BreakerConfig, BreakerStatus, Permit, Ticket, Verdict};
-use super::entry::{HandlerCall, HandlerSlot, HookHandlerEntry, ReadyCall};
+use super::entry::{HandlerCall, HandlerResult, HandlerSlot, HookHandlerEntry, ReadyCall};
 use super::error::{HookError, HookErrorKind};
 use super::names;
 use super::observers::{ObserverOverflow, Observers};
@@ -127,7 +127,7 @@ impl Handler {
 
 /// A handler, called: its outcome, or its future.
 enum Called {
-    Done(Result<HandlerOutcome, HookHandlerError>),
+    Done(HandlerResult),
     /// Its future is in the slot.
     Running,
 }
@@ -688,7 +688,7 @@ enum Started<'a> {
     /// Its future is in the slot.
     Running(Ticket<'a>),
     /// A handler that never waits, already run to its end.
-    Done(Result<HandlerOutcome, HookHandlerError>, Ticket<'a>),
+    Done(HandlerResult, Ticket<'a>),
     Over(Run, Stamp),
 }
 
@@ -774,7 +774,7 @@ impl Inner {
         ticket: Ticket<'_>,
         timeout: Duration,
         mut clock: guard::Clock,
-        outcome: Result<HandlerOutcome, HookHandlerError>,
+        outcome: HandlerResult,
     ) -> (Run, Stamp) {
         let outcome = clock.settle(outcome);
         (self.finish_apart(handler, ticket, timeout, outcome), clock.ended())
@@ -823,14 +823,15 @@ impl Inner {
     }
 
     /// [`finish`](Self::finish), not inlined: for a handler run to its end in place, whose
-    /// outcome is not read back through a poll's output.
+    /// outcome is not read back through a poll's output. (Keeping `settle` out of line instead
+    /// measured slower: its own output is then read back through memory.)
     #[inline(never)]
     fn finish_apart(
         &self,
         handler: &Handler,
         ticket: Ticket<'_>,
         timeout: Duration,
-        outcome: Guarded<Result<HandlerOutcome, HookHandlerError>>,
+        outcome: Guarded<HandlerResult>,
     ) -> Run {
         self.finish(handler, ticket, timeout, outcome)
     }
@@ -840,13 +841,7 @@ impl Inner {
     // Always inline, as `GuardedRun::poll` is: its `Run`, read back through memory at once, cost
     // each handler's call a store-forwarding stall.
     #[inline(always)]
-    fn finish(
-        &self,
-        handler: &Handler,
-        ticket: Ticket<'_>,
-        timeout: Duration,
-        outcome: Guarded<Result<HandlerOutcome, HookHandlerError>>,
-    ) -> Run {
+    fn finish(&self, handler: &Handler, ticket: Ticket<'_>, timeout: Duration, outcome: Guarded<HandlerResult>) -> Run {
         match outcome {
             Guarded::TimedOut(timed_out) => {
                 ticket.report(Verdict::Failure);

@@ -25,8 +25,7 @@ pub(crate) type HandlerSlot = Option<Reused<HandlerResult>>;
 pub(crate) type HandlerCall = Arc<dyn Fn(HookArgs, HookContext, &mut HandlerSlot) + Send + Sync>;
 
 /// A blocking handler's call to its end in place, for one whose body can never wait.
-pub(crate) type ReadyCall =
-    Arc<dyn Fn(HookArgs, HookContext) -> Result<HandlerOutcome, HookHandlerError> + Send + Sync>;
+pub(crate) type ReadyCall = Arc<dyn Fn(HookArgs, HookContext) -> HandlerResult + Send + Sync>;
 
 /// One `hook_handlers` entry of a plugin manifest, as manifests and hosts in other
 /// languages give it: strings, trimmed and lower-cased, empty meaning the default. Invalid values
