@@ -182,13 +182,14 @@ impl HookHandlerEntry {
         Fut: Future<Output = R> + Send + 'static,
         R: BlockingHookResult,
     {
-        let handler = Arc::new(handler);
-        let call: HandlerCall = Arc::new(move |args: HookArgs, ctx, slot| {
-            let handler = Arc::clone(&handler);
-            put(slot, async move {
-                let payload = args.into_payload::<P>()?;
-                handler(payload, ctx).await.into_handler_outcome()
-            });
+        // Decoded when the call is made, under the same guard and clock as the handler's own
+        // call: the future then holds the handler's future alone, not a share of the handler.
+        let call: HandlerCall = Arc::new(move |args: HookArgs, ctx, slot| match args.into_payload::<P>() {
+            Ok(payload) => {
+                let future = handler(payload, ctx);
+                put(slot, async move { future.await.into_handler_outcome() });
+            }
+            Err(error) => put(slot, async move { Err(error.into()) }),
         });
         HookHandlerEntry::with_call(name, hook, call)
     }
