@@ -427,6 +427,10 @@ impl Twice {
     /// Second.
     #[tool(name = "lookup")]
     async fn second(&self) {}
+    /// A third copy, of the other kind: tools and actions share one name space.
+    #[allow(deprecated)]
+    #[action(name = "lookup", activation_type = "never")]
+    async fn third(&self) {}
     /// Sibling.
     #[tool]
     async fn sibling(&self) {}

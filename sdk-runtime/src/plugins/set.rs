@@ -3,7 +3,7 @@
 use crate::command::CommandSpec;
 use crate::plugins::config::{ConfigError, normalise};
 use crate::provider::plugin::PluginTool;
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashMap as HashMap;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -224,6 +224,17 @@ impl CollectedPlugin {
     }
 }
 
+/// What became of a tool name of a plugin while collecting.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Named {
+    /// One copy so far, served.
+    Kept,
+    /// One copy so far, whose spec could not be built.
+    Failed,
+    /// Declared more than once: every copy is left out.
+    Duplicate,
+}
+
 /// Every tool declared in the program with its composed spec, composed once per process: the
 /// registrations are `'static` and compose the same spec every time (parsing the schema text
 /// the macro embedded), so every plugin set and registry made afterwards shares these.
@@ -292,9 +303,9 @@ impl PluginSet {
             }
             plugin
         }
-        // Per plugin: the tool names it keeps, and the components already left out; a
-        // duplicate is found by lookup, not by comparing with every earlier tool.
-        let mut seen: HashMap<&'static str, (HashSet<String>, HashSet<String>)> = HashMap::default();
+        // Per plugin: what became of each tool name so far; a duplicate is found by lookup, not
+        // by comparing with every earlier tool. Tools and legacy actions share one name space.
+        let mut seen: HashMap<&'static str, HashMap<&'static str, Named>> = HashMap::default();
         for (tool, spec) in declared_tools() {
             let registration = tool.registration();
             let plugin = entry(
@@ -304,28 +315,31 @@ impl PluginSet {
                 registration.package,
                 registration.package_version,
             );
-            let (kept, left) = seen.entry(registration.plugin_id).or_default();
             let what = if registration.kind == ToolKind::LegacyAction { "action" } else { "tool" };
             let component = format!("{what} {}", registration.name);
-            match spec {
-                // Which copy the author meant cannot be known: every copy is left out.
-                Ok(spec) if kept.contains(spec.name()) || left.contains(&component) => {
-                    if kept.remove(spec.name()) {
-                        plugin.tools.retain(|t| t.name() != spec.name());
-                    }
-                    let message = format!("duplicate {what} {} in plugin {}", spec.name(), plugin.id);
-                    if !plugin.left_out.iter().any(|p| p.message == message) {
-                        left.insert(component.clone());
-                        plugin.leave_out(component, message);
-                    }
-                }
-                Ok(spec) => {
-                    kept.insert(spec.name().to_owned());
+            let name = spec.as_ref().map_or(registration.name, |spec| spec.name());
+            let names = seen.entry(registration.plugin_id).or_default();
+            if let Err(error) = spec {
+                plugin.leave_out(component.clone(), format!("{error} (declared at {})", registration.location));
+            }
+            match (names.get(name).copied(), spec) {
+                (None, Ok(spec)) => {
+                    names.insert(name, Named::Kept);
                     plugin.tools.push(CollectedTool { registration, spec: spec.clone() });
                 }
-                Err(error) => {
-                    left.insert(component.clone());
-                    plugin.leave_out(component, format!("{error} (declared at {})", registration.location));
+                (None, Err(_)) => {
+                    names.insert(name, Named::Failed);
+                }
+                // Which copy the author meant cannot be known: every copy is left out, whatever
+                // its kind, and the name is reported once.
+                (Some(Named::Duplicate), _) => {}
+                (Some(earlier), _) => {
+                    if earlier == Named::Kept {
+                        plugin.tools.retain(|t| t.name() != name);
+                    }
+                    names.insert(name, Named::Duplicate);
+                    // Named as a tool whichever kind came second: the report does not depend on order.
+                    plugin.leave_out(format!("tool {name}"), format!("duplicate tool {name} in plugin {}", plugin.id));
                 }
             }
         }
