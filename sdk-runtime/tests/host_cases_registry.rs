@@ -78,6 +78,7 @@ struct Scripted {
     kind: String,
     tools: Vec<Value>,
     list_fails: Option<String>,
+    list_panics: Option<String>,
     close_fails: Option<String>,
     record: Arc<Mutex<Record>>,
     dropped: Arc<AtomicBool>,
@@ -144,6 +145,9 @@ impl ToolProvider for Scripted {
         ctx: Option<&'a ToolAvailabilityContext>,
     ) -> BoxFuture<'a, Result<Vec<ToolSpec>, ToolError>> {
         self.record.lock().unwrap().list_contexts.push(ctx.cloned());
+        if let Some(payload) = &self.list_panics {
+            std::panic::panic_any(payload.clone());
+        }
         if let Some(message) = &self.list_fails {
             return Box::pin(std::future::ready(Err(ToolError::new("ListFailed", message.clone()))));
         }
@@ -209,6 +213,7 @@ impl Fixture {
             kind: provider["type"].as_str().unwrap().to_owned(),
             tools: provider.get("tools").and_then(Value::as_array).cloned().unwrap_or_default(),
             list_fails: provider.get("list_fails").and_then(Value::as_str).map(str::to_owned),
+            list_panics: provider.get("list_panics").map(|p| p.as_str().map_or_else(|| p.to_string(), str::to_owned)),
             close_fails: provider.get("close_fails").and_then(Value::as_str).map(str::to_owned),
             record: self.closed.clone(),
             dropped: self.dropped.clone(),
@@ -654,4 +659,29 @@ async fn every_registry_deferred_and_plugin_provider_case_holds() {
         }
         run_case(case).await;
     }
+}
+
+/// The vocabulary's `list_panics`, which no stored case uses: a provider whose listing panics is
+/// skipped like one whose listing fails, loudly, and the others keep serving.
+#[tokio::test(start_paused = true)]
+async fn a_provider_whose_listing_panics_is_skipped_and_the_rest_serve() {
+    let case = serde_json::json!({
+        "case": "registry-list-panic-isolated",
+        "feature": "registry.listing.provider_failure",
+        "setup": {"providers": [
+            {"name": "A", "type": "builtin", "list_panics": "listing exploded", "tools": [{"name": "a1"}]},
+            {"name": "B", "type": "builtin", "tools": [{"name": "b1"}]}
+        ]},
+        "action": {"steps": [
+            {"list_tools": {"context": null}},
+            {"invoke": {"tool_name": "b1"}},
+            {"invoke": {"tool_name": "a1"}}
+        ]},
+        "expected": {"steps": [
+            {"names": ["b1"]},
+            {"result": {"success": true, "content": "ran b1"}},
+            {"result": {"success": false, "error_message": "Tool not found: a1"}}
+        ], "warnings_logged_at_least": 1}
+    });
+    run_case(&case).await;
 }
