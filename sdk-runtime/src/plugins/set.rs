@@ -224,17 +224,6 @@ impl CollectedPlugin {
     }
 }
 
-/// What became of a tool name of a plugin while collecting.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Named {
-    /// One copy so far, served.
-    Kept,
-    /// One copy so far, whose spec could not be built.
-    Failed,
-    /// Declared more than once: every copy is left out.
-    Duplicate,
-}
-
 /// Every tool declared in the program with its composed spec, composed once per process: the
 /// registrations are `'static` and compose the same spec every time (parsing the schema text
 /// the macro embedded), so every plugin set and registry made afterwards shares these.
@@ -303,9 +292,10 @@ impl PluginSet {
             }
             plugin
         }
-        // Per plugin: what became of each tool name so far; a duplicate is found by lookup, not
-        // by comparing with every earlier tool. Tools and legacy actions share one name space.
-        let mut seen: HashMap<&'static str, HashMap<&'static str, Named>> = HashMap::default();
+        // Each (plugin, tool name) seen so far, and whether it was reported as a duplicate; a
+        // duplicate is found by lookup, not by comparing with every earlier tool. Tools and legacy
+        // actions share one name space.
+        let mut seen: HashMap<(&'static str, &'static str), bool> = HashMap::default();
         for (tool, spec) in declared_tools() {
             let registration = tool.registration();
             let plugin = entry(
@@ -315,32 +305,28 @@ impl PluginSet {
                 registration.package,
                 registration.package_version,
             );
-            let what = if registration.kind == ToolKind::LegacyAction { "action" } else { "tool" };
-            let component = format!("{what} {}", registration.name);
-            let name = spec.as_ref().map_or(registration.name, |spec| spec.name());
-            let names = seen.entry(registration.plugin_id).or_default();
             if let Err(error) = spec {
-                plugin.leave_out(component.clone(), format!("{error} (declared at {})", registration.location));
+                let what = if registration.kind == ToolKind::LegacyAction { "action" } else { "tool" };
+                let message = format!("{error} (declared at {})", registration.location);
+                plugin.leave_out(format!("{what} {}", registration.name), message);
             }
-            match (names.get(name).copied(), spec) {
-                (None, Ok(spec)) => {
-                    names.insert(name, Named::Kept);
-                    plugin.tools.push(CollectedTool { registration, spec: spec.clone() });
-                }
-                (None, Err(_)) => {
-                    names.insert(name, Named::Failed);
+            let name = spec.as_ref().map_or(registration.name, |spec| spec.name());
+            match seen.get(&(registration.plugin_id, name)) {
+                None => {
+                    seen.insert((registration.plugin_id, name), false);
+                    if let Ok(spec) = spec {
+                        plugin.tools.push(CollectedTool { registration, spec: spec.clone() });
+                    }
                 }
                 // Which copy the author meant cannot be known: every copy is left out, whatever
-                // its kind, and the name is reported once.
-                (Some(Named::Duplicate), _) => {}
-                (Some(earlier), _) => {
-                    if earlier == Named::Kept {
-                        plugin.tools.retain(|t| t.name() != name);
-                    }
-                    names.insert(name, Named::Duplicate);
-                    // Named as a tool whichever kind came second: the report does not depend on order.
+                // its kind, and the name is reported once, as a tool whichever kind came second
+                // (the report does not depend on order).
+                Some(false) => {
+                    seen.insert((registration.plugin_id, name), true);
+                    plugin.tools.retain(|t| t.name() != name);
                     plugin.leave_out(format!("tool {name}"), format!("duplicate tool {name} in plugin {}", plugin.id));
                 }
+                Some(true) => {}
             }
         }
         for handler in DeclaredHookHandler::all() {
