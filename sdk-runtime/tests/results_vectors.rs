@@ -1,4 +1,5 @@
-//! Every case of `tests/vectors/results.json`, split into the tool message and its media
+//! Every case of `tests/vectors/results.json` and `tests/derived/results.json` (further cases,
+//! each worked out from the rules its `note` quotes), split into the tool message and its media
 //! messages as a host writes them into the history.
 
 use serde_json::Value;
@@ -7,8 +8,14 @@ use toolhook_runtime::split_tool_result;
 
 #[test]
 fn every_results_vector_splits_into_the_expected_history_messages() {
-    let path = format!("{}/tests/vectors/results.json", env!("CARGO_MANIFEST_DIR"));
-    let cases: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let cases: Vec<Value> = ["vectors", "derived"]
+        .into_iter()
+        .flat_map(|dir| {
+            let path = format!("{}/tests/{dir}/results.json", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
+            serde_json::from_str::<Vec<Value>>(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+        })
+        .collect();
     assert!(!cases.is_empty());
     for case in cases {
         let name = case["case"].as_str().unwrap();

@@ -1,12 +1,20 @@
-//! Every case of `tests/vectors/{tools,actions,results}.json` (the parts this crate owns).
+//! Every case of `tests/vectors/{tools,actions,results}.json` (the parts this crate owns), and
+//! of `tests/derived/` beside it: further cases of the same kinds, each worked out from the rules
+//! its `note` quotes.
 
 use serde_json::Value;
 use toolhook::{ActionInfo, Locale, ToolExecutionResult, ToolParameterInfo, ToolSpec, ToolSpecError, Visibility};
 
+/// The cases of `file`: the vectors', then the derived ones.
 fn load(file: &str) -> Vec<Value> {
-    let path = format!("{}/tests/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
-    serde_json::from_str(&text).unwrap()
+    ["vectors", "derived"]
+        .into_iter()
+        .flat_map(|dir| {
+            let path = format!("{}/tests/{dir}/{file}", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
+            serde_json::from_str::<Vec<Value>>(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+        })
+        .collect()
 }
 
 fn json(v: &Value) -> String {
