@@ -138,10 +138,6 @@
 //! - **Plugin routing**: a call routed to the plugin provider names its `plugin_id` only when two
 //!   plugins list the same tool name (or the caller set one), so the common call path does no
 //!   extra lookup.
-//! - **MCP routing**: an MCP-type provider is told the server its tool was listed from
-//!   (`metadata.mcp_server_name`, from the spec's `server_name`). A caller's own
-//!   `mcp_server_name` is never passed on, also when the spec names no server: a caller cannot
-//!   send a call to another server than the one that listed the tool.
 //! - **Argument errors** quote the offending value as received, as compact JSON (`days: expected
 //!   integer, got string "three"`). Your own parameter types decode exactly as their
 //!   `Deserialize` says (no lenient scalars inside them), and errors name the full JSON path.

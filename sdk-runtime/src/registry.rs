@@ -925,27 +925,26 @@ fn provider_call<'r>(route: RouteRef<'r>, call: &mut ToolInvocation) -> Option<&
     if route.renamed() {
         call.tool_name = route.original_name().to_owned();
     }
-    // Which of the provider's tools is meant: MCP calls always name their server (a caller cannot
-    // forge it); plugin calls name their plugin when the provider lists the name more than once,
-    // or when the caller tried to name one.
-    let pinned_key = match route.kind() {
-        ProviderKind::Mcp => Some(("mcp_server_name", "server_name")),
+    // Which of the provider's tools is meant: MCP calls of a tool listed from a server name that
+    // server (over whatever the caller put there; a call of a tool listed without one keeps the
+    // caller's metadata as it is); plugin calls name their plugin when the provider lists the
+    // name more than once, or when the caller tried to name one.
+    let named = |key| route.spec().metadata().get(key).and_then(Value::as_str).filter(|s| !s.is_empty());
+    match route.kind() {
+        ProviderKind::Mcp => return named("server_name"),
         ProviderKind::Plugin if route.ambiguous() || call.metadata().contains_key("plugin_id") => {
-            Some(("plugin_id", "plugin_id"))
+            match named("plugin_id") {
+                Some(plugin) => {
+                    call.metadata_mut().insert("plugin_id".to_owned(), Value::from(plugin));
+                }
+                // Only a call that names one has metadata to change.
+                None if call.metadata().contains_key("plugin_id") => {
+                    call.metadata_mut().shift_remove("plugin_id");
+                }
+                None => {}
+            }
         }
-        _ => None,
-    };
-    let (key, from) = pinned_key?;
-    match route.spec().metadata().get(from).and_then(Value::as_str).filter(|s| !s.is_empty()) {
-        Some(server) if key == "mcp_server_name" => return Some(server),
-        Some(value) => {
-            call.metadata_mut().insert(key.to_owned(), Value::from(value));
-        }
-        // Only a call that names one has metadata to change.
-        None if call.metadata().contains_key(key) => {
-            call.metadata_mut().shift_remove(key);
-        }
-        None => {}
+        _ => {}
     }
     None
 }

@@ -64,10 +64,13 @@ async fn an_mcp_provider_is_told_the_server_its_tool_was_listed_from() {
 }
 
 #[tokio::test]
-async fn a_server_the_spec_does_not_name_cannot_be_named_by_the_caller() {
-    let call = ToolInvocation::new("search", "{}").with_metadata("mcp_server_name", "forged");
+async fn a_tool_listed_without_a_server_gets_the_callers_metadata_as_it_is() {
+    let call = ToolInvocation::new("search", "{}").with_metadata("mcp_server_name", "mirror").with_metadata("trace", 7);
     let metadata = received_by(None, call).await;
-    assert_eq!(metadata.get("mcp_server_name"), None);
+    assert_eq!(metadata.get("mcp_server_name"), Some(&json!("mirror")));
+    assert_eq!(metadata.get("trace"), Some(&json!(7)));
+    let plain = received_by(None, ToolInvocation::new("search", "{}")).await;
+    assert_eq!(plain.get("mcp_server_name"), None, "nothing is made up");
 }
 
 /// The locale and session of a context a provider received (`None`: no context).
