@@ -83,7 +83,7 @@ impl Listing {
         let spec = &self.specs[i];
         self.made[i].calling.get_or_init(|| Calling {
             direct: provider.__direct_call(spec),
-            strict_forms: may_hold_strict_forms(spec.parameters_schema()),
+            strict_forms: !provider.__undoes_strict_forms() && may_hold_strict_forms(spec.parameters_schema()),
         })
     }
 }

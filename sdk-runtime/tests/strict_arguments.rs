@@ -200,3 +200,43 @@ async fn an_optional_field_found_only_deep_in_the_schema_still_has_its_null_drop
         assert_eq!(result.content, "S 1, A 5, B 9");
     }
 }
+
+/// Looks up a note in a chat.
+#[tool]
+async fn find_note(
+    call: &ToolInvocation,
+    /// What to look for.
+    q: String,
+    /// The chat; the caller's when not given.
+    chat_id: Option<String>,
+    /// The user; the caller's when not given.
+    user_id: Option<String>,
+    /// A tag to narrow the search.
+    tag: Option<String>,
+) -> Value {
+    let _ = (q, chat_id, user_id, tag);
+    call.arguments.to_value().unwrap()
+}
+
+#[tokio::test]
+async fn a_context_parameter_sent_as_null_is_filled_where_it_stands() {
+    let registry = ToolRegistry::default();
+    registry.register_provider(PluginToolProvider::from_declared());
+    let ctx =
+        toolhook::ToolExecutionContext { user_id: "u1".into(), ..toolhook::ToolExecutionContext::for_session("s1") };
+    let call = |arguments: Value| registry.invoke(ToolInvocation::new("find_note", arguments.to_string()), Some(&ctx));
+    // What a strict definition makes a model send: every parameter, `null` for those left unset.
+    let strict = call(json!({"user_id": null, "q": "milk", "tag": null, "chat_id": null})).await;
+    assert!(strict.success, "{}", strict.error_message);
+    assert_eq!(
+        serde_json::to_string(strict.structured_content().unwrap()).unwrap(),
+        r#"{"user_id":"u1","q":"milk","chat_id":"s1"}"#,
+        "filled where they stand; the unset tag left out"
+    );
+    // A call that leaves them out gets them appended.
+    let plain = call(json!({"q": "milk"})).await;
+    assert_eq!(
+        serde_json::to_string(plain.structured_content().unwrap()).unwrap(),
+        r#"{"q":"milk","chat_id":"s1","user_id":"u1"}"#
+    );
+}

@@ -103,6 +103,16 @@ pub trait ToolProvider: Send + Sync + 'static {
         None
     }
 
+    /// Whether the provider undoes what a strict definition makes a model send (a `null` for each
+    /// optional parameter left unset, maps as key-value lists) in its calls' arguments itself.
+    /// Default `false`: the registry undoes it before the call. The plugin provider does it after
+    /// filling parameters from the context, so that a parameter sent as `null` and filled keeps
+    /// its place among the arguments.
+    #[doc(hidden)]
+    fn __undoes_strict_forms(&self) -> bool {
+        false
+    }
+
     /// Releases connections at shutdown. Default: nothing to do.
     fn close<'a>(&'a self) -> BoxFuture<'a, Result<(), ToolError>> {
         Box::pin(async { Ok(()) })

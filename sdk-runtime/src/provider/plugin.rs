@@ -8,6 +8,7 @@ use crate::provider::blocking::{BlockingCalls, BlockingLimits, StuckCall};
 use crate::provider::{Called, DirectCall, RegistryLink, ToolProvider};
 use crate::registry::not_found;
 use crate::source::Source;
+use crate::strict_arguments::{may_hold_strict_forms, undo_strict_forms};
 use rustc_hash::FxHashMap as HashMap;
 use serde_json::{Map, Value};
 use std::any::Any;
@@ -211,6 +212,10 @@ impl ToolProvider for PluginToolProvider {
 
     /// Async tools of loaded plugins; sync tools take their blocking slots per call, and a plugin
     /// that is not ready answers through `invoke`.
+    fn __undoes_strict_forms(&self) -> bool {
+        true
+    }
+
     fn __direct_call(&self, spec: &ToolSpec) -> Option<Box<dyn DirectCall>> {
         let plugin_id = spec.metadata().get("plugin_id").and_then(Value::as_str)?;
         let plugins = self.table.read();
@@ -229,6 +234,7 @@ impl ToolProvider for PluginToolProvider {
             invoke,
             ready: registration.ready,
             registration,
+            strict: may_hold_strict_forms(spec.parameters_schema()).then(|| spec.clone()),
             instance: plugin.instance.as_ref().map(Arc::downgrade),
             origin: plugin.origin.clone(),
             locale: self.table.link.get().map_or_else(Locale::default, RegistryLink::locale),
@@ -266,10 +272,10 @@ impl ToolProvider for PluginToolProvider {
                         plugin: p.blocking.get_or_init(|| Arc::new(Semaphore::new(limits.plugin_limit()))).clone(),
                         plugin_id: p.id.clone(),
                     });
-                    Some(Ok((p.origin.clone(), p.instance.clone(), registration, slots)))
+                    Some(Ok((p.origin.clone(), p.instance.clone(), registration, slots, tool.spec.clone())))
                 })
         };
-        let (origin, instance, registration, slots) = match found {
+        let (origin, instance, registration, slots, spec) = match found {
             Some(Ok(found)) => found,
             Some(Err(error)) => return Box::pin(std::future::ready(Err(error))),
             None => {
@@ -278,7 +284,7 @@ impl ToolProvider for PluginToolProvider {
             }
         };
         let mut call = call;
-        prepare_arguments(&mut call, registration, ctx);
+        prepare_arguments(&mut call, registration, ctx, Some(&spec));
         // Every result names the plugin that ran it, through the plugin's shared entry. An async
         // tool's own future is the call's: no wrapper, no second box.
         let origin = Some(origin);
@@ -308,6 +314,8 @@ struct DirectPluginTool {
     /// For a tool whose body can never wait: the call run to its end in place.
     ready: Option<ReadyInvoker>,
     registration: &'static ToolRegistration,
+    /// The tool's spec, when its arguments can hold a strict definition's forms.
+    strict: Option<ToolSpec>,
     /// The plugin's instance, for a method tool.
     instance: Option<Weak<dyn Any + Send + Sync>>,
     origin: SharedEntries,
@@ -323,7 +331,7 @@ impl DirectCall for DirectPluginTool {
             return Called::Running(self.provider.invoke(call, ctx));
         }
         let locale = ctx.map_or(self.locale, |c| c.locale);
-        prepare_arguments(&mut call, self.registration, ctx);
+        prepare_arguments(&mut call, self.registration, ctx, self.strict.as_ref());
         let origin = Some(self.origin.clone());
         match self.ready {
             Some(ready) => Called::Done(ready(instance, call, ctx, locale, origin)),
@@ -421,16 +429,22 @@ pub(crate) async fn run_registration(
 
 /// The arguments a plugin tool receives: declared context-named parameters the
 /// model left empty are filled from the context; legacy actions get the Python SDK's full object.
-/// Most tools have neither, and pass through without a call.
+/// Then what a strict definition made the model send is undone, guided by `strict`'s schema (the
+/// registry leaves that to this provider): a parameter sent as `null` is filled where it stands.
+/// Most tools need none of it, and pass through without a call.
 #[inline]
 pub(crate) fn prepare_arguments(
     call: &mut ToolInvocation,
     registration: &ToolRegistration,
     ctx: Option<&ToolExecutionContext>,
+    strict: Option<&ToolSpec>,
 ) {
     let legacy = registration.kind == ToolKind::LegacyAction;
     if !registration.context_params.is_empty() || legacy {
         fill_from_context(call, registration, ctx, legacy);
+    }
+    if let Some(spec) = strict {
+        undo_strict_forms(&mut call.arguments, spec.parameters_schema());
     }
 }
 
