@@ -1,5 +1,7 @@
-//! Every `hooks.*` case of `tests/vectors/host_cases.json`, one test each, driven from the
-//! JSON: specs and scripted handlers as the vocabulary describes them, on tokio's paused clock.
+//! Every `hooks.*` case of `tests/vectors/host_cases.json`, one test each, and of
+//! `tests/derived/host_cases.json` (further cases, each worked out from the rule its `note`
+//! quotes), driven from the JSON: specs and scripted handlers as the vocabulary describes them,
+//! on tokio's paused clock.
 
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
@@ -15,15 +17,20 @@ use toolhook_runtime::hooks::{
 };
 
 const VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/host_cases.json");
+const DERIVED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/derived/host_cases.json");
 
-fn cases() -> Vec<Value> {
-    let text = std::fs::read_to_string(VECTORS).unwrap_or_else(|e| panic!("{VECTORS}: {e}"));
-    let file: Value = serde_json::from_str(&text).expect("host_cases.json parses");
+fn cases_of(path: &str) -> Vec<Value> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let file: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
     file["cases"].as_array().expect("cases").clone()
 }
 
+fn cases() -> Vec<Value> {
+    cases_of(VECTORS)
+}
+
 fn case(name: &str) -> Value {
-    cases().into_iter().find(|c| c["case"] == name).unwrap_or_else(|| panic!("no case {name}"))
+    cases().into_iter().chain(cases_of(DERIVED)).find(|c| c["case"] == name).unwrap_or_else(|| panic!("no case {name}"))
 }
 
 fn text(value: &Value) -> String {
@@ -698,4 +705,14 @@ cases! {
     hook_typed_payload_overlay => "hook-typed-payload-overlay",
     hook_unknown_synthetic_spec => "hook-unknown-synthetic-spec",
     hook_unregistered_hook_rejected_zh => "hook-unregistered-hook-rejected-zh",
+}
+
+#[tokio::test(start_paused = true)]
+async fn every_derived_hooks_case_holds() {
+    let derived: Vec<Value> =
+        cases_of(DERIVED).into_iter().filter(|c| c["feature"].as_str().unwrap().starts_with("hooks.")).collect();
+    assert!(!derived.is_empty());
+    for case in derived {
+        run(case["case"].as_str().unwrap()).await;
+    }
 }
