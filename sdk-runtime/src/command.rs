@@ -382,15 +382,14 @@ impl CommandSpec {
 
     /// Parses a message (without the host's prefix such as `/`): `Ok(None)` when the first word
     /// is not this command or an alias; the given arguments when it is.
+    ///
+    /// The message is tokenised first, so one with an unclosed quote is
+    /// [`CommandError::Quote`] whichever command it names. ([`CommandSet::run`] looks at the
+    /// first word before it tokenises: a message that names none of its commands is not a
+    /// command error there.)
     pub fn parse(&self, text: &str) -> Result<Option<Map<String, Value>>, CommandError> {
-        match tokenize(text) {
-            Some(tokens) => self.parse_tokens(&tokens, text),
-            // Not this command at all: no quote error for someone else's message.
-            None if self.answers_to(text.split_whitespace().next().unwrap_or("")) => {
-                Err(CommandError::Quote { pattern: self.pattern.clone() })
-            }
-            None => Ok(None),
-        }
+        let tokens = tokenize(text).ok_or_else(|| CommandError::Quote { pattern: self.pattern.clone() })?;
+        self.parse_tokens(&tokens, text)
     }
 
     /// Whether `word` is the command's name or one of its aliases.
