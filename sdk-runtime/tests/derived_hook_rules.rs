@@ -9,7 +9,9 @@ use std::time::Duration;
 use toolhook::hooks::{ErrorPolicy, HookAction, HookArgs, HookContext, HookMode, HookOrder, HookOutcome};
 use toolhook::{DeclaredHookHandler, PluginContext, hook_handler, plugin, serde};
 use toolhook_runtime::hooks::{HookDispatcher, HookHandlerEntry, HookSpec, HookSpecRegistry};
-use toolhook_runtime::{HostClassification, PluginHost, PluginSet, PluginState, Source, ToolRegistry};
+use toolhook_runtime::{
+    HostClassification, PluginHost, PluginHostBuilder, PluginSet, PluginState, Source, ToolRegistry,
+};
 
 const PACKAGE: &str = env!("CARGO_PKG_NAME");
 
@@ -400,6 +402,11 @@ fn lenient_dispatcher() -> HookDispatcher {
     HookDispatcher::builder().validate_hooks(false).build()
 }
 
+/// A host of the plugins `ids`, serving into `registry` and `dispatcher`.
+fn host_of(ids: &[&str], registry: &ToolRegistry, dispatcher: &HookDispatcher) -> PluginHostBuilder {
+    PluginHost::builder().plugins(PluginSet::collect().only(ids)).registry(registry).dispatcher(dispatcher)
+}
+
 // "`PluginSet::collect()` ... each plugin's components sorted by name (link order never matters)"
 #[test]
 fn a_plugins_hook_handlers_are_sorted_by_name_not_written_order() {
@@ -416,11 +423,7 @@ async fn a_method_handler_sees_its_names_in_the_context_not_in_the_kwargs() {
     let _serial = SERIAL.lock().await;
     let registry = ToolRegistry::default();
     let dispatcher = lenient_dispatcher();
-    let host = PluginHost::builder()
-        .plugins(PluginSet::collect().only(["derived.ctx"]))
-        .registry(&registry)
-        .dispatcher(&dispatcher)
-        .build();
+    let host = host_of(&["derived.ctx"], &registry, &dispatcher).build();
     assert!(host.load_all().await.is_clean());
     let result = dispatcher.invoke(" derived.ctx_hook ", args(json!({"text": "hi"}))).await.unwrap();
     assert_eq!(
@@ -510,10 +513,7 @@ async fn source_rank_sorts_after_order_and_before_plugin_id() {
     let _serial = SERIAL.lock().await;
     let registry = ToolRegistry::default();
     let dispatcher = lenient_dispatcher();
-    let host = PluginHost::builder()
-        .plugins(PluginSet::collect().only(["aa.rank", "mm.rank", "zz.rank"]))
-        .registry(&registry)
-        .dispatcher(&dispatcher)
+    let host = host_of(&["aa.rank", "mm.rank", "zz.rank"], &registry, &dispatcher)
         .classification(HostClassification::default().builtin_if(|id| id == "mm.rank"))
         .build();
     assert!(host.load_all().await.is_clean());
@@ -528,10 +528,7 @@ async fn load_all_follows_a_predicate_classification() {
     let _serial = SERIAL.lock().await;
     let registry = ToolRegistry::default();
     let dispatcher = lenient_dispatcher();
-    let host = PluginHost::builder()
-        .plugins(PluginSet::collect().only(["aa.rank", "mm.rank", "zz.rank"]))
-        .registry(&registry)
-        .dispatcher(&dispatcher)
+    let host = host_of(&["aa.rank", "mm.rank", "zz.rank"], &registry, &dispatcher)
         .classification(HostClassification::default().builtin_if(|id| id.starts_with("zz.")))
         .build();
     let report = host.load_all().await;
@@ -571,11 +568,7 @@ async fn a_failed_on_load_unregisters_its_handlers_so_the_hook_runs_without_them
     let _serial = SERIAL.lock().await;
     let registry = ToolRegistry::default();
     let dispatcher = lenient_dispatcher();
-    let host = PluginHost::builder()
-        .plugins(PluginSet::collect().only(["derived.keyless"]))
-        .registry(&registry)
-        .dispatcher(&dispatcher)
-        .build();
+    let host = host_of(&["derived.keyless"], &registry, &dispatcher).build();
     let report = host.load_all().await;
     let outcome = report.outcome("derived.keyless").unwrap();
     assert_eq!((outcome.state, outcome.reason.as_deref()), (PluginState::Failed, Some("no key")));
@@ -592,11 +585,7 @@ async fn shutdown_leaves_a_failed_plugin_failed_without_on_unload() {
     let _serial = SERIAL.lock().await;
     let registry = ToolRegistry::default();
     let dispatcher = lenient_dispatcher();
-    let host = PluginHost::builder()
-        .plugins(PluginSet::collect().only(["derived.keyless", "aa.rank"]))
-        .registry(&registry)
-        .dispatcher(&dispatcher)
-        .build();
+    let host = host_of(&["derived.keyless", "aa.rank"], &registry, &dispatcher).build();
     let _report = host.load_all().await;
     host.shutdown().await;
     assert_eq!(host.state("derived.keyless"), Some(PluginState::Failed));
@@ -610,11 +599,7 @@ async fn after_unload_the_hook_runs_without_the_plugins_handler() {
     let _serial = SERIAL.lock().await;
     let registry = ToolRegistry::default();
     let dispatcher = lenient_dispatcher();
-    let host = PluginHost::builder()
-        .plugins(PluginSet::collect().only(["aa.rank", "zz.rank"]))
-        .registry(&registry)
-        .dispatcher(&dispatcher)
-        .build();
+    let host = host_of(&["aa.rank", "zz.rank"], &registry, &dispatcher).build();
     assert!(host.load_all().await.is_clean());
     host.unload("zz.rank").await;
     assert_eq!(host.state("zz.rank"), Some(PluginState::Unloaded));

@@ -210,12 +210,13 @@ impl ToolProvider for PluginToolProvider {
         Box::pin(std::future::ready(Ok(specs)))
     }
 
-    /// Async tools of loaded plugins; sync tools take their blocking slots per call, and a plugin
-    /// that is not ready answers through `invoke`.
+    /// Context-named parameters are filled first (see [`prepare_arguments`]).
     fn __undoes_strict_forms(&self) -> bool {
         true
     }
 
+    /// Async tools of loaded plugins; sync tools take their blocking slots per call, and a plugin
+    /// that is not ready answers through `invoke`.
     fn __direct_call(&self, spec: &ToolSpec) -> Option<Box<dyn DirectCall>> {
         let plugin_id = spec.metadata().get("plugin_id").and_then(Value::as_str)?;
         let plugins = self.table.read();
