@@ -212,13 +212,10 @@ fn make_nullable(prop: &mut Value) {
                         branches.push(null);
                     }
                 }
+                // The whole property, its description included, is the first branch.
                 _ => {
-                    let description = map.shift_remove("description");
                     let inner = std::mem::take(map);
                     map.insert("anyOf".into(), Value::Array(vec![Value::Object(inner), null]));
-                    if let Some(description) = description {
-                        map.insert("description".into(), description);
-                    }
                 }
             }
         }
@@ -257,7 +254,7 @@ mod tests {
                 "q": {"type": "string", "description": "query"},
                 "n": {"type": ["integer", "null"], "description": "Default: 5."},
                 "unit": {"type": ["string", "null"], "enum": ["c", "f", null]},
-                "any": {"anyOf": [{}, {"type": "null"}], "description": "untyped"},
+                "any": {"anyOf": [{"description": "untyped"}, {"type": "null"}]},
                 "tags": {"type": "array", "items": {"type": "object", "properties": {"k": {"type": ["string", "null"]}}, "required": ["k"], "additionalProperties": false}},
             }, "required": ["q", "n", "unit", "any", "tags"], "additionalProperties": false})
         );
