@@ -138,8 +138,10 @@
 //! - **Plugin routing**: a call routed to the plugin provider names its `plugin_id` only when two
 //!   plugins list the same tool name (or the caller set one), so the common call path does no
 //!   extra lookup.
-//! - **Argument errors** quote the offending value as received, as compact JSON (`days: expected
-//!   integer, got string "three"`). Your own parameter types decode exactly as their
+//! - **Argument errors** quote the offending value as compact JSON (`days: expected integer, got
+//!   string "three"`, `2.50` as `2.5`), except a number a float cannot hold exactly
+//!   (`18446744073709551617`): that one is quoted as the model wrote it, not as the float it was
+//!   read as (`1.8446744073709552e+19`). Your own parameter types decode exactly as their
 //!   `Deserialize` says (no lenient scalars inside them), and errors name the full JSON path.
 //! - **Built-in tools** a host adds always receive an execution context; a call without one
 //!   gets an empty context in the provider's locale. `tool_search` gets the call's context as

@@ -175,17 +175,19 @@ impl ArgsError {
         }
     }
 
-    /// Quotes a number as the model wrote it (`18446744073709551616`, not the float it was read
-    /// as) wherever the message shows the offending value.
+    /// Quotes the number the model wrote as `raw` wherever the message shows the offending
+    /// value: as compact JSON, or as written when compact JSON would show another number (see
+    /// [`quoted_number`]).
     fn quote_number(&mut self, raw: &str) {
+        let quoted = quoted_number(raw);
         let requote = |actual: &mut String| {
             if let Some((kind @ ("integer" | "number"), _)) = actual.split_once(' ') {
-                *actual = format!("{kind} {raw}");
+                *actual = format!("{kind} {quoted}");
             }
         };
         match &mut self.kind {
             ArgsErrorKind::WrongType { actual, .. } | ArgsErrorKind::NotAllowed { actual, .. } => requote(actual),
-            ArgsErrorKind::OutOfRange { value, .. } | ArgsErrorKind::NotExact { value } => *value = raw.to_owned(),
+            ArgsErrorKind::OutOfRange { value, .. } | ArgsErrorKind::NotExact { value } => *value = quoted,
             _ => {}
         }
     }
@@ -462,6 +464,48 @@ fn locate<'t>(text: &'t str, segs: &[Seg]) -> Option<&'t str> {
 
 fn is_number_literal(raw: &str) -> bool {
     raw.starts_with(|c: char| c == '-' || c.is_ascii_digit())
+}
+
+/// A number literal as an error quotes it: its compact JSON (`2.50` as `2.5`, `1E3` as `1000.0`,
+/// `1e20` as `1e+20`) when that is the same number, else the literal as written: a number beyond
+/// what a float holds exactly (`18446744073709551617`, whose float prints as
+/// `1.8446744073709552e+19`) is shown as the model sent it, not as another number.
+fn quoted_number(raw: &str) -> String {
+    match serde_json::from_str::<serde_json::Number>(raw) {
+        Ok(number) => {
+            let compact = number.to_string();
+            if same_decimal(&compact, raw) { compact } else { raw.to_owned() }
+        }
+        Err(_) => raw.to_owned(),
+    }
+}
+
+/// Whether two JSON number literals denote the same decimal number (`-0` and `0.0` included).
+fn same_decimal(a: &str, b: &str) -> bool {
+    decimal(a).is_some_and(|a| decimal(b) == Some(a))
+}
+
+/// A JSON number literal as (negative, significant digits, power of ten): `-12.50e1` is
+/// `(true, "125", 0)`, zero is `(false, "", 0)`. `None` for an exponent beyond `i64`.
+fn decimal(raw: &str) -> Option<(bool, String, i64)> {
+    let (negative, unsigned) = match raw.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, raw),
+    };
+    let (mantissa, exponent) = match unsigned.split_once(['e', 'E']) {
+        Some((m, e)) => (m, e.strip_prefix('+').unwrap_or(e).parse::<i64>().ok()?),
+        None => (unsigned, 0),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = format!("{whole}{fraction}");
+    let digits = digits.trim_start_matches('0');
+    let significant = digits.trim_end_matches('0');
+    if significant.is_empty() {
+        return Some((false, String::new(), 0));
+    }
+    let trailing = i64::try_from(digits.len() - significant.len()).ok()?;
+    let shift = exponent.checked_sub(i64::try_from(fraction.len()).ok()?)?.checked_add(trailing)?;
+    Some((negative, significant.to_owned(), shift))
 }
 
 /// A parameter type the decoder reads leniently.
@@ -1522,9 +1566,10 @@ pub fn decode_text<A: ArgsStruct>(text: &str) -> Result<A, ArgsError> {
                     continue;
                 }
                 ExactInt::Value(_) => {}
-                ExactInt::TooLarge => error.kind = ArgsErrorKind::OutOfRange { value: raw.to_owned(), rust_type },
+                ExactInt::TooLarge => error.kind = ArgsErrorKind::OutOfRange { value: quoted_number(raw), rust_type },
                 ExactInt::NotInteger => {
-                    error.kind = ArgsErrorKind::WrongType { expected: "integer", actual: format!("number {raw}") };
+                    let actual = format!("number {}", quoted_number(raw));
+                    error.kind = ArgsErrorKind::WrongType { expected: "integer", actual };
                 }
             }
         }
@@ -1623,4 +1668,32 @@ pub fn decode_default<P: Param>(literal: &Literal) -> Option<P> {
     static META: ParamMeta = ParamMeta { rust_type: "", allowed: None };
     let cx = DecodeCx::default();
     P::decode(&literal.to_value(), &Path::Param("default"), &META, &cx).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{quoted_number, same_decimal};
+
+    #[test]
+    fn numbers_are_quoted_as_compact_json_when_that_is_the_same_number() {
+        assert_eq!(quoted_number("2.50"), "2.5");
+        assert_eq!(quoted_number("1E3"), "1000.0");
+        assert_eq!(quoted_number("1e20"), "1e+20");
+        assert_eq!(quoted_number("-0.000010"), "-0.00001");
+        assert_eq!(quoted_number("300"), "300");
+        // A float would show another number: the literal as written.
+        assert_eq!(quoted_number("18446744073709551617"), "18446744073709551617");
+        assert_eq!(quoted_number("12345678901234567890.5"), "12345678901234567890.5");
+        assert_eq!(quoted_number("1e400"), "1e400");
+    }
+
+    #[test]
+    fn decimals_compare_by_value() {
+        assert!(same_decimal("1000.0", "1e3"));
+        assert!(same_decimal("0.0", "-0"));
+        assert!(same_decimal("2.5", "250e-2"));
+        assert!(!same_decimal("1.8446744073709552e+19", "18446744073709551616"));
+        assert!(!same_decimal("-1", "1"));
+        assert!(!same_decimal("1e9223372036854775807", "10e9223372036854775807"));
+    }
 }
