@@ -212,10 +212,20 @@ fn make_nullable(prop: &mut Value) {
                         branches.push(null);
                     }
                 }
-                // The whole property, its description included, is the first branch.
+                // The whole property, its description included, is the first branch; but a `$ref`
+                // strict mode takes only alone, so a reference's other keywords (a description)
+                // stay beside the branches.
                 _ => {
-                    let inner = std::mem::take(map);
-                    map.insert("anyOf".into(), Value::Array(vec![Value::Object(inner), null]));
+                    let mut inner = std::mem::take(map);
+                    if inner.contains_key("$ref") {
+                        let reference = inner.shift_remove("$ref").unwrap_or_default();
+                        let beside = std::mem::take(&mut inner);
+                        inner.insert("$ref".into(), reference);
+                        map.insert("anyOf".into(), Value::Array(vec![Value::Object(inner), null]));
+                        map.extend(beside);
+                    } else {
+                        map.insert("anyOf".into(), Value::Array(vec![Value::Object(inner), null]));
+                    }
                 }
             }
         }
@@ -257,6 +267,17 @@ mod tests {
                 "any": {"anyOf": [{"description": "untyped"}, {"type": "null"}]},
                 "tags": {"type": "array", "items": {"type": "object", "properties": {"k": {"type": ["string", "null"]}}, "required": ["k"], "additionalProperties": false}},
             }, "required": ["q", "n", "unit", "any", "tags"], "additionalProperties": false})
+        );
+    }
+
+    #[test]
+    fn an_optional_reference_is_a_bare_ref_branch_with_its_description_beside() {
+        let schema = json!({"type": "object", "properties": {
+            "next": {"$ref": "#/$defs/Node", "description": "The next node."},
+        }, "$defs": {"Node": {"type": "object", "properties": {}}}});
+        assert_eq!(
+            strict(schema).unwrap()["properties"]["next"],
+            json!({"anyOf": [{"$ref": "#/$defs/Node"}, {"type": "null"}], "description": "The next node."})
         );
     }
 
