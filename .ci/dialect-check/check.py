@@ -18,7 +18,7 @@ For every definition it checks:
   gemini     (gemini) the rules of Gemini's OpenAPI-subset schemas;
   round-trip argument objects valid for the neutral schema validate against the dialect's schema
              (strict dialects: optional fields sent as null and maps as key/value pairs; gemini: its
-             schema read as JSON Schema).
+             schema read as JSON Schema, a parameter's enum of numbers sent as their strings).
 Before that, a self-test proves that each check rejects what it must (an unknown key at the top,
 one nested, a wrong type, a bad name, a broken schema...). Exit status: 0 all passed, 1 a check
 failed, 2 bad input, 3 the self-test failed.
@@ -932,7 +932,12 @@ def round_trip(dialect, neutral, target):
     out = []
     validator = None if target is None else jsonschema.Draft202012Validator(target, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
     for label, args in made:
-        sent = null_filled(args, neutral, neutral) if dialect.endswith("-strict") else args
+        if dialect.endswith("-strict"):
+            sent = null_filled(args, neutral, neutral)
+        elif dialect == "gemini":
+            sent = enum_strings(args, target)
+        else:
+            sent = args
         if validator is None:
             if sent != {}:
                 out.append(f"{label}: {json.dumps(sent, ensure_ascii=False)[:120]} sent, but the definition declares no parameters")
@@ -944,6 +949,25 @@ def round_trip(dialect, neutral, target):
             sample = sample if len(sample) <= 160 else sample[:157] + "..."
             out.append(f"{label}: rejected at {at}: {error.message[:200]}; arguments sent: {sample}")
     return out
+
+
+def enum_strings(value, gemini):
+    """`value` as a Gemini caller sends it: a number or boolean where the Gemini schema has an enum
+    of strings (a tool parameter's enum of numbers, sent as its values' compact JSON) is sent as
+    that string, which the tool's lenient decoding reads back, at the parameters and their items."""
+    if not isinstance(gemini, dict) or not isinstance(value, dict):
+        return value
+    properties = gemini.get("properties") or {}
+
+    def sent(v, node):
+        if isinstance(v, list) and isinstance(node.get("items"), dict):
+            return [sent(x, node["items"]) for x in v]
+        strings = isinstance(node.get("enum"), list) and all(isinstance(e, str) for e in node["enum"] if e is not None)
+        if strings and not isinstance(v, str) and v is not None:
+            return json.dumps(v, separators=(",", ":"))
+        return v
+
+    return {k: sent(v, properties.get(k) or {}) for k, v in value.items()}
 
 
 # --------------------------------------------------------------------------------------------

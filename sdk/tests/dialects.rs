@@ -191,3 +191,30 @@ fn an_author_gives_zh_hans_text_for_a_tool_and_its_parameters() {
     let bus = DeclaredTool::all().into_iter().find(|t| t.name() == "find_bus").unwrap().spec().unwrap();
     assert!(bus.detailed_description(Locale::En).ends_with("Only today's buses."));
 }
+
+/// Spreads work over some days.
+#[tool]
+fn spread_work(
+    /// How many days.
+    #[param(enum = [4, 5, 6], default = 5)]
+    days: u8,
+) -> String {
+    format!("{days} days")
+}
+
+#[tokio::test]
+async fn gemini_sends_a_parameters_enum_of_numbers_as_strings_the_tool_reads_back() {
+    let tool = DeclaredTool::all().into_iter().find(|t| t.name() == "spread_work").unwrap();
+    let gemini = tool.spec().unwrap().llm_definition(Dialect::Gemini, Locale::En).unwrap();
+    let properties = &gemini["parameters"]["properties"];
+    assert_eq!(properties["days"]["type"], "string");
+    assert_eq!(properties["days"]["enum"], json!(["4", "5", "6"]));
+    assert_eq!(properties["days"]["default"], "5");
+    // What a model filling that schema sends decodes to the numbers.
+    let call = toolhook::ToolInvocation::new("spread_work", r#"{"days": "4"}"#);
+    let outcome = match tool.registration().invoker {
+        toolhook::__private::Invoker::Async(f) => f(None, call, None, Locale::En, None).await,
+        toolhook::__private::Invoker::Sync(f) => f(None, call, None, Locale::En, None),
+    };
+    assert_eq!(outcome.unwrap().content, "4 days");
+}

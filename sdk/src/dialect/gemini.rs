@@ -9,12 +9,12 @@ use serde_json::{Map, Value};
 
 /// How many times a recursive type is inlined inside itself before the innermost level becomes an
 /// open object (Gemini's schemas cannot refer to a definition).
-pub(crate) const RECURSION_DEPTH: usize = 3;
+pub(crate) const RECURSION_DEPTH: usize = 1;
 
 /// Converts a JSON Schema to the OpenAPI subset Gemini accepts.
 pub(crate) fn gemini_schema(schema: &Value, locale: Locale) -> Value {
     let defs = schema.get("$defs").and_then(Value::as_object).cloned().unwrap_or_default();
-    let mut cx = Cx { defs, stack: Vec::new(), locale };
+    let mut cx = Cx { defs, stack: Vec::new(), locale, depth: 0 };
     cx.convert(schema)
 }
 
@@ -22,6 +22,8 @@ struct Cx {
     defs: Map<String, Value>,
     stack: Vec<String>,
     locale: Locale,
+    /// How many `properties` the schema being converted is inside: 1 for a tool's parameters.
+    depth: usize,
 }
 
 fn open_object() -> Value {
@@ -92,10 +94,12 @@ impl Cx {
                     out.insert("enum".into(), Value::Array(vec![value.clone()]));
                 }
                 (_, "properties") => {
+                    self.depth += 1;
                     let props = value
                         .as_object()
                         .map(|p| p.iter().map(|(k, v)| (k.clone(), self.convert(v))).collect())
                         .unwrap_or_default();
+                    self.depth -= 1;
                     out.insert("properties".into(), Value::Object(props));
                 }
                 (_, "items") => {
@@ -147,12 +151,27 @@ impl Cx {
                 }
             }
         }
-        // Gemini's enums are strings: an enum of other values keeps its type and is described.
-        if let Some(Value::Array(values)) = out.get("enum")
+        // Gemini's enums are strings. Where the tool reads its arguments leniently (a parameter
+        // of its own, its items and its options' values: not inside a type of the author's), an
+        // enum of other values becomes their compact JSON as strings, `"2"` for 2, which the
+        // decoding reads back as the number; inside an author's type, whose `Deserialize` would
+        // refuse the string, the enum keeps its type and is described.
+        if let Some(Value::Array(values)) = out.get_mut("enum")
             && values.iter().any(|v| !v.is_string() && !v.is_null())
         {
-            let values = out.shift_remove("enum").unwrap_or_default();
-            notes.extend(describe("enum", &values, self.locale));
+            if self.depth == 1 && self.stack.is_empty() {
+                for value in values.iter_mut().filter(|v| !v.is_string() && !v.is_null()) {
+                    *value = Value::String(value.to_string());
+                }
+                out.insert("type".into(), Value::from("string"));
+                // The default is one of the values: written the same way.
+                if let Some(default) = out.get_mut("default").filter(|d| !d.is_string() && !d.is_null()) {
+                    *default = Value::String(default.to_string());
+                }
+            } else {
+                let values = out.shift_remove("enum").unwrap_or_default();
+                notes.extend(describe("enum", &values, self.locale));
+            }
         }
         if let Some(Value::Array(values)) = out.get_mut("enum") {
             nullable |= values.iter().any(Value::is_null);
@@ -241,21 +260,39 @@ mod tests {
                 "multi": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
                 "either": {"type": "integer", "nullable": true},
                 "k": {"enum": ["x"], "type": "string"},
-                "level": {"type": "integer", "default": 1, "description": "One of: 1, 2."},
+                "level": {"type": "string", "enum": ["1", "2"], "default": "1"},
             }, "required": []})
         );
     }
 
     #[test]
-    fn a_recursive_type_is_inlined_three_deep_then_open() {
+    fn a_recursive_reference_is_an_open_object() {
         let schema = json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/Node", "description": "The tree."}},
             "$defs": {"Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}}}});
         let out = gemini_schema(&schema, Locale::En);
-        let root = &out["properties"]["root"];
-        assert_eq!(root["description"], "The tree.");
-        let third = &root["properties"]["next"]["properties"]["next"];
-        assert_eq!(third["properties"]["next"], json!({"type": "object"}));
-        assert_eq!(out.get("$defs"), None);
+        assert_eq!(
+            out,
+            json!({"type": "object", "properties": {"root": {"type": "object",
+                "properties": {"next": {"type": "object"}}, "description": "The tree."}}})
+        );
+    }
+
+    #[test]
+    fn an_enum_of_numbers_is_strings_in_parameters_and_described_inside_an_authors_type() {
+        let schema = json!({"type": "object", "properties": {
+            "level": {"type": ["integer", "null"], "enum": [1, 2, null]},
+            "levels": {"type": "array", "items": {"type": "integer", "enum": [1, 2]}},
+            "mixed": {"enum": ["a", 1.5, true]},
+            "inner": {"$ref": "#/$defs/Inner"},
+        }, "$defs": {"Inner": {"type": "object", "properties": {"code": {"type": "integer", "enum": [7, 9]}}}}});
+        let out = gemini_schema(&schema, Locale::En);
+        assert_eq!(out["properties"]["level"], json!({"type": "string", "nullable": true, "enum": ["1", "2"]}));
+        assert_eq!(out["properties"]["levels"]["items"], json!({"type": "string", "enum": ["1", "2"]}));
+        assert_eq!(out["properties"]["mixed"], json!({"enum": ["a", "1.5", "true"], "type": "string"}));
+        assert_eq!(
+            out["properties"]["inner"]["properties"]["code"],
+            json!({"type": "integer", "description": "One of: 7, 9."})
+        );
     }
 
     #[test]

@@ -62,7 +62,13 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
         Rewrite("an array of exactly as many items, each of one of the positions' schemas"),
         Rewrite("an array of the items' common type, else of any item"),
     ),
-    kw("enum", Keep, Rewrite("strings only: an enum of numbers or booleans is listed in the description instead")),
+    kw(
+        "enum",
+        Keep,
+        Rewrite(
+            "strings only: an enum of numbers or booleans is its values' compact JSON as strings in a tool's parameters, listed in the description inside your own types",
+        ),
+    ),
     kw("const", Rewrite("a one-value `enum`"), Rewrite("a one-value `enum`")),
     kw("anyOf", Keep, Keep),
     kw("oneOf", Rewrite("`anyOf`"), Rewrite("`anyOf`")),
@@ -71,7 +77,7 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("if", Refuse, Drop),
     kw("then", Refuse, Drop),
     kw("else", Refuse, Drop),
-    kw("$ref", Keep, Rewrite("inlined; a recursive type to a depth of 3, then an open object")),
+    kw("$ref", Keep, Rewrite("inlined; a type referred to inside itself is an open object")),
     kw("$defs", Keep, Rewrite("inlined where referenced")),
     kw("default", Describe, Keep),
     kw(
