@@ -197,7 +197,7 @@ pub(crate) fn analyze(sig: &mut Signature, owner: Owner<'_>, what: &str, errors:
         errors.error(abi, format!("{what} cannot be an `extern` fn"));
     }
     if let Some(variadic) = &sig.variadic {
-        errors.error(variadic, format!("{what} cannot be variadic"));
+        errors.error(variadic.dots, format!("{what} cannot be variadic"));
     }
     if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
         errors.error(&sig.generics, "tool functions cannot be generic");
