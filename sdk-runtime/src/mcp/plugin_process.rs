@@ -5,6 +5,7 @@ use super::server::McpServer;
 use crate::plugins::{PluginHost, PluginSet};
 use crate::registry::ToolRegistry;
 use std::process::ExitCode;
+use toolhook::{PermissionLevel, ToolSpec};
 
 /// Serves the tools of the plugins `package` declares (its `#[plugin]`s and its free `#[tool]`s,
 /// and nothing another crate linked into the program declares) over MCP on stdin and stdout,
@@ -23,6 +24,13 @@ use std::process::ExitCode;
 /// The plugins load as in a host (config defaults, `on_load`) and unload when the host closes
 /// the connection. Log to stderr only: stdout carries the protocol. Hook handlers are not
 /// served: hooks stay in the host's process.
+///
+/// The host's chat context does not cross the process boundary: the tools are listed and called
+/// in an empty context (a `user` on no platform, in no known chat). A context parameter
+/// (`chat_id`, `user_id`, …) is therefore filled with nothing, and a tool limited to platforms,
+/// chat scopes or a rank above `user` is not served at all; such a tool is named on stderr at
+/// start. Keep those tools in the host's process, and set a served tool's access rules in the
+/// host's server entry instead ([`McpToolRules`](super::McpToolRules)).
 pub fn serve_plugin_process(package: &str) -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
@@ -39,6 +47,17 @@ pub fn serve_plugin_process(package: &str) -> ExitCode {
                  name the library in the executable (`use my_plugin as _;`) so that it is linked"
             );
             return ExitCode::FAILURE;
+        }
+        for plugin in plugins.plugins() {
+            for tool in plugin.tools() {
+                if let Some(limit) = access_limit(tool.spec()) {
+                    eprintln!(
+                        "{package}: tool {} is limited to {limit} and is not served: a plugin process lists and \
+                         calls its tools in an empty context; keep it in the host's process",
+                        tool.name()
+                    );
+                }
+            }
         }
         let registry = ToolRegistry::default();
         let host = PluginHost::builder().plugins(plugins).registry(&registry).build();
@@ -60,4 +79,43 @@ pub fn serve_plugin_process(package: &str) -> ExitCode {
             }
         }
     })
+}
+
+/// What keeps a tool from an empty context: its platforms, chat scopes or a rank above `user`.
+fn access_limit(spec: &ToolSpec) -> Option<String> {
+    let mut limits = Vec::new();
+    if !spec.platforms().is_empty() {
+        limits.push(format!("platforms {}", spec.platforms().join(", ")));
+    }
+    if !spec.scopes().is_empty() {
+        let scopes: Vec<String> = spec.scopes().iter().map(ToString::to_string).collect();
+        limits.push(format!("chat scopes {}", scopes.join(", ")));
+    }
+    if spec.permission() != PermissionLevel::User {
+        limits.push(format!("the rank {} and above", spec.permission()));
+    }
+    (!limits.is_empty()).then(|| limits.join(" and "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::access_limit;
+    use toolhook::{ChatScope, PermissionLevel, ToolSpec};
+
+    #[test]
+    fn a_tool_an_empty_context_cannot_reach_is_named_with_its_limits() {
+        let open = ToolSpec::builder("open").description("Open.").build().unwrap();
+        assert_eq!(access_limit(&open), None);
+        let limited = ToolSpec::builder("limited")
+            .description("Limited.")
+            .platforms(["qq"])
+            .scopes([ChatScope::Group])
+            .permission(PermissionLevel::BotAdmin)
+            .build()
+            .unwrap();
+        assert_eq!(
+            access_limit(&limited).as_deref(),
+            Some("platforms qq and chat scopes group and the rank bot_admin and above")
+        );
+    }
 }
