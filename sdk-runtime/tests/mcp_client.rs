@@ -615,3 +615,48 @@ async fn results_name_the_session_after_the_server_assigned_a_new_one() {
     assert_ne!(after, before, "the new session, not the first one");
     server.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_trusts_its_caller_hears_who_calls_when_the_host_forwards_it() {
+    for protocol in ERAS {
+        a_server_that_trusts_its_caller_hears_who_calls_on(protocol).await;
+    }
+}
+
+async fn a_server_that_trusts_its_caller_hears_who_calls_on(protocol: McpProtocol) {
+    let remote = ToolRegistry::default();
+    let spec = ToolSpec::builder("whoami").brief_description("Says who calls.").core_tool(true).build().unwrap();
+    let tool = BuiltinTool::new(spec, |call, ctx| async move {
+        let ctx = ctx.unwrap_or_default();
+        let text = format!("{} on {} as {} in {}", ctx.user_id, ctx.platform, ctx.permission, ctx.session_id);
+        Ok(ToolExecutionResult::success(call.tool_name, text))
+    });
+    remote.register_provider(BuiltinToolProvider::new().without_tool_search().named("who").with_tool(tool));
+    let http = || McpHttpConfig::new("127.0.0.1:0".parse().unwrap()).shutdown_grace(Duration::ZERO);
+    let trusting = McpServer::builder(&remote).caller_context(true).build().unwrap().serve_http(http()).await.unwrap();
+    let plain = McpServer::builder(&remote).build().unwrap().serve_http(http()).await.unwrap();
+    let ctx = ToolExecutionContext {
+        user_id: "u7".into(),
+        platform: "qq".into(),
+        permission: toolhook::PermissionLevel::BotAdmin,
+        session_id: "s1".into(),
+        ..ToolExecutionContext::default()
+    };
+    let whoami = |entry: McpServerEntry| {
+        let ctx = ctx.clone();
+        async move {
+            let (registry, _provider) = using(entry.protocol(protocol), McpToolProvider::new).await;
+            let heard = registry.invoke(ToolInvocation::new("whoami", json!({})), Some(&ctx)).await;
+            registry.close().await.unwrap();
+            heard.content
+        }
+    };
+    // Forwarded to a server that trusts it: the call runs in the caller's context.
+    assert_eq!(whoami(McpServerEntry::http(url(&trusting)).forward_context(true)).await, "u7 on qq as bot_admin in s1");
+    // Not forwarded (the default), or forwarded to a server that does not trust its callers:
+    // the server's own, empty context.
+    assert_eq!(whoami(McpServerEntry::http(url(&trusting))).await, "on  as user in");
+    assert_eq!(whoami(McpServerEntry::http(url(&plain)).forward_context(true)).await, "on  as user in");
+    trusting.shutdown().await;
+    plain.shutdown().await;
+}

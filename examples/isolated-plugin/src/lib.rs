@@ -57,6 +57,18 @@ pub fn cancelled_calls() -> u64 {
     CANCELLED.load(Ordering::Relaxed)
 }
 
+/// Say who is calling: the host's chat context, which reaches this process when the host's
+/// entry forwards it (`McpServerEntry::forward_context`).
+#[tool(core_tool = true)]
+pub fn whoami(
+    /// The calling user (filled from the host's context).
+    user_id: String,
+    /// Their platform (filled from the host's context).
+    platform: String,
+) -> String {
+    format!("{user_id} on {platform}")
+}
+
 /// Fail with a message.
 #[tool(core_tool = true)]
 pub fn refuse(

@@ -8,7 +8,7 @@
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
-use toolhook::{Dialect, Locale, ToolExecutionResult, ToolInvocation};
+use toolhook::{Dialect, Locale, ToolExecutionContext, ToolExecutionResult, ToolInvocation};
 use toolhook_example_isolated as _;
 use toolhook_runtime::mcp::{McpServerEntry, McpServerStatus, McpServersConfig, McpToolProvider};
 use toolhook_runtime::{PluginToolProvider, ToolRegistry};
@@ -60,7 +60,7 @@ async fn it_serves_exactly_its_own_tools_as_declared() {
     let expected = local.get_llm_definitions(None, Dialect::Mcp).await;
     let listed = registry.list_tools(None).await;
     let names: Vec<&str> = listed.iter().map(|s| s.name()).collect();
-    assert_eq!(names, ["cancelled_calls", "crash", "process_id", "refuse", "slow_echo", "wait_forever"]);
+    assert_eq!(names, ["cancelled_calls", "crash", "process_id", "refuse", "slow_echo", "wait_forever", "whoami"]);
     for (spec, definition) in listed.iter().zip(&expected) {
         assert_eq!(registry.definition(spec, Dialect::Mcp, Locale::En), *definition);
     }
@@ -68,6 +68,22 @@ async fn it_serves_exactly_its_own_tools_as_declared() {
     let refused = call(&registry, "refuse", json!({"reason": "not today"})).await;
     assert!(!refused.success && refused.error_message.contains("not today"), "{refused:?}");
     assert_ne!(pid(&registry).await, std::process::id().to_string(), "it runs in its own process");
+    provider.remove_server("isolated").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_carries_the_hosts_chat_context_when_the_entry_forwards_it() {
+    let ctx = ToolExecutionContext { user_id: "u7".into(), platform: "qq".into(), ..ToolExecutionContext::default() };
+    let whoami = ToolInvocation::new("whoami", json!({}));
+    let (registry, provider) = host(McpServerEntry::stdio(PLUGIN).forward_context(true)).await;
+    let heard = registry.invoke(whoami.clone(), Some(&ctx)).await;
+    assert_eq!(heard.content, "u7 on qq", "{heard:?}");
+    provider.remove_server("isolated").await;
+
+    // Without it the plugin knows no chat: its context parameters stay unfilled.
+    let (registry, provider) = host(McpServerEntry::stdio(PLUGIN)).await;
+    let unheard = registry.invoke(whoami, Some(&ctx)).await;
+    assert!(!unheard.success && unheard.error_message.contains("user_id: missing required parameter"), "{unheard:?}");
     provider.remove_server("isolated").await;
 }
 

@@ -200,7 +200,9 @@ impl McpToolProvider {
                 }
             };
             let caller = ctx.and_then(|c| c.interaction.shared());
-            let (tool, outcome) = connection.call(tool, arguments, text, caller).await;
+            // Only a server the host named as one of its own plugin processes hears who calls.
+            let context = ctx.filter(|_| connection.forwards_context()).and_then(|c| serde_json::to_value(c).ok());
+            let (tool, outcome) = connection.call(tool, arguments, text, caller, context).await;
             let server = &connection.name;
             match outcome {
                 Ok(mut result) => {

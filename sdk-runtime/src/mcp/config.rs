@@ -140,6 +140,9 @@ pub struct McpServerEntry {
     /// A server that does not answer within 10 s (or the connect timeout, if shorter) is
     /// reconnected, and its calls in flight fail.
     pub ping_interval: Option<Duration>,
+    /// Whether each call carries the caller's chat context (default false): set it for a
+    /// toolhook plugin process (see [`forward_context`](Self::forward_context)).
+    pub forward_context: bool,
 }
 
 impl McpServerEntry {
@@ -155,6 +158,7 @@ impl McpServerEntry {
             watch: false,
             protocol: McpProtocol::Auto,
             ping_interval: Some(Duration::from_secs(15)),
+            forward_context: false,
         }
     }
 
@@ -257,6 +261,18 @@ impl McpServerEntry {
     #[must_use]
     pub fn ping_interval(mut self, every: Option<Duration>) -> Self {
         self.ping_interval = every;
+        self
+    }
+
+    /// Sends the caller's chat context (the [`ToolExecutionContext`](toolhook::ToolExecutionContext)
+    /// of each call: chat, user, platform, rank, session) with each call, in the request's
+    /// `_meta` under `toolhook/context`, for a server that reads it: a plugin in its own process
+    /// ([`serve_plugin_process`](super::serve_plugin_process)) then fills context parameters and
+    /// checks access rules as it would in the host. Leave it off (the default) for any other
+    /// server: the context names the chat and the user.
+    #[must_use]
+    pub fn forward_context(mut self, forward: bool) -> Self {
+        self.forward_context = forward;
         self
     }
 }
@@ -467,6 +483,9 @@ fn toolhook_settings(at: &str, value: &Value, entry: &mut McpServerEntry) -> Res
                 })?;
             }
             "watch" => entry.watch = value.as_bool().ok_or_else(|| error("must be true or false".into()))?,
+            "forward_context" => {
+                entry.forward_context = value.as_bool().ok_or_else(|| error("must be true or false".into()))?;
+            }
             "ping_secs" => {
                 entry.ping_interval = match value.as_f64() {
                     Some(0.0) => None,
@@ -490,7 +509,16 @@ fn toolhook_settings(at: &str, value: &Value, entry: &mut McpServerEntry) -> Res
     }
     let rules = Value::Object(map.iter().filter(|(k, _)| is_rule(k)).map(|(k, v)| (k.clone(), v.clone())).collect());
     entry.rules = rules_from(at, &rules, true)?;
-    let known = ["timeout_secs", "connect_timeout_secs", "ping_secs", "max_restarts", "watch", "protocol", "tools"];
+    let known = [
+        "timeout_secs",
+        "connect_timeout_secs",
+        "ping_secs",
+        "max_restarts",
+        "watch",
+        "forward_context",
+        "protocol",
+        "tools",
+    ];
     if let Some(unknown) = map.keys().find(|k| !known.contains(&k.as_str()) && !is_rule(k)) {
         let expected = known.iter().chain(RULES.iter()).map(|k| format!("\"{k}\"")).collect::<Vec<_>>().join(", ");
         return Err(McpConfigError::new(
@@ -588,11 +616,13 @@ mod tests {
     fn toolhook_settings_set_rules_and_limits() {
         let config = McpServersConfig::from_value(&json!({"mcpServers": {"s": {"command": "x", "toolhook": {
             "timeout_secs": 12, "visibility": "visible", "permission": "group_admin", "max_restarts": 2,
-            "protocol": "2025-11-25", "ping_secs": 0,
+            "protocol": "2025-11-25", "ping_secs": 0, "forward_context": true,
             "tools": {"danger": {"permission": "owner", "visibility": "hidden"}},
         }}}}))
         .unwrap();
         let entry = config.servers().next().unwrap().1;
+        assert!(entry.forward_context);
+        assert!(!McpServerEntry::stdio("x").forward_context, "off unless asked for");
         assert_eq!(entry.timeout, Duration::from_secs(12));
         assert_eq!(entry.max_restarts, 2);
         assert_eq!(entry.protocol, McpProtocol::Initialize);
@@ -637,6 +667,10 @@ mod tests {
         assert!(
             error(json!({"mcpServers": {"a": {"command": "x", "toolhook": {"visibility": "shown"}}}}))
                 .starts_with("mcpServers.a.toolhook.visibility: ")
+        );
+        assert_eq!(
+            error(json!({"mcpServers": {"a": {"command": "x", "toolhook": {"forward_context": "yes"}}}})),
+            "mcpServers.a.toolhook.forward_context: must be true or false"
         );
         assert!(
             error(json!({"mcpServers": {"a": {"command": "x", "toolhook": {"tools": {"t": {"permision": "owner"}}}}}}))

@@ -233,6 +233,11 @@ impl Connection {
         connection
     }
 
+    /// Whether its calls carry the caller's chat context ([`McpServerEntry::forward_context`]).
+    pub(crate) fn forwards_context(&self) -> bool {
+        self.entry.forward_context
+    }
+
     pub(crate) fn live(&self) -> Arc<Live> {
         self.live.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
@@ -624,11 +629,16 @@ impl Connection {
         arguments: Map<String, Value>,
         text: Option<String>,
         caller: Option<Arc<dyn Interaction>>,
+        context: Option<Value>,
     ) -> Call<'_> {
         let this = Arc::clone(self);
         let call = async move {
             // The name lives in the params (each request sends a copy) and comes back from them.
             let mut params = CallToolRequestParams::new(tool).with_arguments(arguments);
+            if let Some(context) = context {
+                let meta = params.meta.get_or_insert_with(rmcp::model::RequestMetaObject::new);
+                meta.0.0.insert(super::CONTEXT_META_KEY.to_owned(), context);
+            }
             let outcome = this.call_in_box(&mut params, text, caller).await;
             (params.name.into_owned(), outcome)
         };
@@ -655,9 +665,11 @@ impl Connection {
     ) -> Result<ToolExecutionResult, CallError> {
         let live = self.live();
         let Some(peer) = live.peer.clone() else { return Err(CallError::NotConnected) };
-        if caller.is_some() {
+        if caller.is_some()
+            && let Some(call_meta) = &live.call_meta
+        {
             // Log messages are asked for only when someone is there to read them.
-            params.meta.clone_from(&live.call_meta);
+            params.meta.get_or_insert_with(rmcp::model::RequestMetaObject::new).0.0.extend(call_meta.0.0.clone());
         }
         for _ in 0..MAX_ROUNDS {
             let sent = match text {

@@ -66,6 +66,10 @@ mod plugin_process;
 mod questions;
 mod request_state;
 mod server;
+
+/// The `_meta` key of a call's chat context, sent with
+/// [`McpServerEntry::forward_context`] and read with [`McpServerBuilder::caller_context`].
+pub(crate) const CONTEXT_META_KEY: &str = "toolhook/context";
 mod session_client;
 mod sessions;
 mod transport;

@@ -25,12 +25,14 @@ use toolhook::{PermissionLevel, ToolSpec};
 /// the connection. Log to stderr only: stdout carries the protocol. Hook handlers are not
 /// served: hooks stay in the host's process.
 ///
-/// The host's chat context does not cross the process boundary: the tools are listed and called
-/// in an empty context (a `user` on no platform, in no known chat). A context parameter
-/// (`chat_id`, `user_id`, …) is therefore filled with nothing, and a tool limited to platforms,
-/// chat scopes or a rank above `user` is not served at all; such a tool is named on stderr at
-/// start. Keep those tools in the host's process, and set a served tool's access rules in the
-/// host's server entry instead ([`McpToolRules`](super::McpToolRules)).
+/// A call carries the host's chat context when the host's entry for the process sets
+/// [`forward_context`](super::McpServerEntry::forward_context): context parameters (`chat_id`,
+/// `user_id`, …) are filled from it and access rules are checked against it, as in the host.
+/// Without it a call runs in an empty context. Listing knows no caller, so the tools are listed in
+/// an empty context (a `user` on no platform, in no known chat): a tool limited to platforms,
+/// chat scopes or a rank above `user` is not served at all, and is named on stderr at start. Keep
+/// those tools in the host's process, or set a served tool's access rules in the host's entry
+/// ([`McpToolRules`](super::McpToolRules)).
 pub fn serve_plugin_process(package: &str) -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
@@ -52,8 +54,8 @@ pub fn serve_plugin_process(package: &str) -> ExitCode {
             for tool in plugin.tools() {
                 if let Some(limit) = access_limit(tool.spec()) {
                     eprintln!(
-                        "{package}: tool {} is limited to {limit} and is not served: a plugin process lists and \
-                         calls its tools in an empty context; keep it in the host's process",
+                        "{package}: tool {} is limited to {limit} and is not served: a plugin process lists its \
+                         tools without a chat (no caller is known then); keep it in the host's process",
                         tool.name()
                     );
                 }
@@ -66,7 +68,7 @@ pub fn serve_plugin_process(package: &str) -> ExitCode {
                 eprintln!("{package}: plugin {} is {}: {reason}", outcome.plugin_id, outcome.state);
             }
         }
-        let served = match McpServer::builder(&registry).name(package).build() {
+        let served = match McpServer::builder(&registry).name(package).caller_context(true).build() {
             Ok(server) => server.serve_stdio().await,
             Err(error) => Err(error),
         };

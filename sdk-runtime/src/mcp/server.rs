@@ -3,6 +3,7 @@
 //! client (progress, logs, cancellation, questions). rmcp does the protocol; this is the bridge.
 #![allow(deprecated)] // rmcp marks the logging APIs as superseded; MCP still has them.
 
+use super::CONTEXT_META_KEY;
 use super::call::{McpCall, Rounds};
 use super::content::to_call_result;
 use super::request_state::RequestStates;
@@ -90,6 +91,7 @@ pub struct McpServerBuilder {
     instructions: Option<String>,
     request_state_key: Option<Vec<u8>>,
     request_state_ttl: Duration,
+    caller_context: bool,
 }
 
 impl std::fmt::Debug for McpServerBuilder {
@@ -148,6 +150,18 @@ impl McpServerBuilder {
         self
     }
 
+    /// Makes each call that carries a chat context (a toolhook host's, sent by an
+    /// [`McpServerEntry`](super::McpServerEntry) with
+    /// [`forward_context`](super::McpServerEntry::forward_context)) run in that context instead of
+    /// [`context`](Self::context): its context parameters are filled from it and its access rules
+    /// checked against it. Default false. Set it only where every client is trusted to say who is
+    /// calling (a plugin process, whose one client is the host that started it): the context
+    /// claims a rank. A call whose context cannot be read is refused as invalid.
+    pub fn caller_context(mut self, trusted: bool) -> Self {
+        self.caller_context = trusted;
+        self
+    }
+
     /// The server.
     pub fn build(self) -> Result<McpServer, McpServerError> {
         let key = self.request_state_key.unwrap_or_else(random_key);
@@ -162,6 +176,7 @@ impl McpServerBuilder {
                 info: Implementation::new(self.name, self.version),
                 instructions: self.instructions,
                 states,
+                caller_context: self.caller_context,
                 tools: RwLock::new(Arc::new(Vec::new())),
                 peers: Mutex::new(Vec::new()),
                 sinks: Mutex::new(HashMap::new()),
@@ -193,6 +208,8 @@ fn random_key() -> Vec<u8> {
 struct Shared {
     registry: ToolRegistry,
     context: ToolExecutionContext,
+    /// Whether a call's own context (`_meta` [`CONTEXT_META_KEY`]) is taken.
+    caller_context: bool,
     availability: ToolAvailabilityContext,
     deferred: Option<DeferredTools>,
     info: Implementation,
@@ -272,6 +289,7 @@ impl McpServer {
             instructions: None,
             request_state_key: None,
             request_state_ttl: Duration::from_secs(600),
+            caller_context: false,
         }
     }
 
@@ -544,10 +562,16 @@ impl ServerHandler for McpServer {
             let level = *lock(&self.session.log_level);
             McpCall::in_call(peer, token, cancel, capabilities, level.or(Some(LogLevel::Info)))
         });
-        let ctx = shared.context.clone().with_interaction(call.clone());
+        let forwarded = match context.meta.get(CONTEXT_META_KEY).filter(|_| shared.caller_context) {
+            Some(sent) => Some(serde_json::from_value::<ToolExecutionContext>(sent.clone()).map_err(|e| {
+                ErrorData::invalid_params(format!("_meta.{CONTEXT_META_KEY} is not a chat context: {e}"), None)
+            })?),
+            None => None,
+        };
+        let ctx = forwarded.unwrap_or_else(|| shared.context.clone()).with_interaction(call.clone());
         let invocation = ToolInvocation::new(name.clone(), Value::Object(std::mem::take(&mut arguments)))
             .with_call_id(context.id.to_string())
-            .with_session_id(shared.context.session_id.clone());
+            .with_session_id(ctx.session_id.clone());
         let _in_flight = shared.calls.enter();
         let mut spec = None;
         let finished = tokio::select! {
