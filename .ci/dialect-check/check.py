@@ -18,7 +18,7 @@ For every definition it checks:
   gemini     (gemini) the rules of Gemini's OpenAPI-subset schemas;
   round-trip argument objects valid for the neutral schema validate against the dialect's schema
              (strict dialects: optional fields sent as null and maps as key/value pairs; gemini: its
-             schema read as JSON Schema, a parameter's enum of numbers sent as their strings).
+             schema read as JSON Schema, an enum's numbers sent as their strings).
 Before that, a self-test proves that each check rejects what it must (an unknown key at the top,
 one nested, a wrong type, a bad name, a broken schema...). Exit status: 0 all passed, 1 a check
 failed, 2 bad input, 3 the self-test failed.
@@ -952,22 +952,21 @@ def round_trip(dialect, neutral, target):
 
 
 def enum_strings(value, gemini):
-    """`value` as a Gemini caller sends it: a number or boolean where the Gemini schema has an enum
-    of strings (a tool parameter's enum of numbers, sent as its values' compact JSON) is sent as
-    that string, which the tool's lenient decoding reads back, at the parameters and their items."""
-    if not isinstance(gemini, dict) or not isinstance(value, dict):
+    """`value` as a Gemini caller sends it: a number or boolean where the Gemini schema (read as JSON
+    Schema) has an enum of strings only (an enum of numbers, sent as its values' compact JSON) is
+    sent as that string, at any depth; the registry turns it back into the value."""
+    if not isinstance(gemini, dict):
         return value
-    properties = gemini.get("properties") or {}
-
-    def sent(v, node):
-        if isinstance(v, list) and isinstance(node.get("items"), dict):
-            return [sent(x, node["items"]) for x in v]
-        strings = isinstance(node.get("enum"), list) and all(isinstance(e, str) for e in node["enum"] if e is not None)
-        if strings and not isinstance(v, str) and v is not None:
-            return json.dumps(v, separators=(",", ":"))
-        return v
-
-    return {k: sent(v, properties.get(k) or {}) for k, v in value.items()}
+    if isinstance(value, dict):
+        properties = gemini.get("properties") or {}
+        return {k: enum_strings(v, properties.get(k) or {}) for k, v in value.items()}
+    if isinstance(value, list):
+        items = gemini.get("items")
+        return [enum_strings(v, items) for v in value] if isinstance(items, dict) else value
+    strings = isinstance(gemini.get("enum"), list) and all(isinstance(e, str) for e in gemini["enum"] if e is not None)
+    if strings and not isinstance(value, str) and value is not None:
+        return json.dumps(value, separators=(",", ":"))
+    return value
 
 
 # --------------------------------------------------------------------------------------------

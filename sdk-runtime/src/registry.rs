@@ -732,7 +732,7 @@ impl ToolRegistry {
                 // Worked out at the tool's first call, by the provider (so under the guard).
                 let calling = route.calling();
                 if calling.strict_forms {
-                    undo_strict_forms(&mut call.arguments, route.spec().parameters_schema());
+                    undo_strict_forms(&mut call.arguments, route.spec().parameters_schema(), calling.value_enums);
                 }
                 match server {
                     Some(server) => Called::Running(provider.__invoke_on_server(call, ctx, server)),

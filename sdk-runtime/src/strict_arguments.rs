@@ -5,27 +5,54 @@
 //!   `null` for an optional property whose schema does not take `null` is dropped, so defaults
 //!   apply;
 //! - strict objects are closed, so a map goes as a list of `{"key", "value"}` pairs: where the
-//!   schema has a map and the model sent such a list, it becomes the map again.
+//!   schema has a map and the model sent such a list, it becomes the map again;
+//! - Gemini's enums are strings, so an enum of numbers or booleans goes as their compact JSON
+//!   (`"2"` for 2): where the schema has such an enum and the model sent the string of one of its
+//!   values, it becomes that value again (a string never fits such an enum, so nothing a model
+//!   meant is changed). Every provider's tool thus gets the values its schema names.
 
 use serde_json::{Map, Value};
 use toolhook::ToolArguments;
 
-/// Undoes, in place, what a strict definition makes a model send (see the module docs). Text
-/// with neither `null` nor a `"key"` in it is left as it is (not even parsed or moved).
+/// Undoes, in place, what a strict or Gemini definition makes a model send (see the module docs).
+/// `value_enums` says whether the schema has an enum of values that are not strings
+/// ([`has_value_enums`], asked once per tool). Without one, text with neither `null` nor a
+/// `"key"` in it is left as it is (not even parsed or moved).
 #[inline]
-pub(crate) fn undo_strict_forms(arguments: &mut ToolArguments, schema: &Value) {
-    let marked = match arguments {
-        ToolArguments::Text(text) => has_strict_marks(text.as_bytes()),
-        ToolArguments::Value(value) => has_strict_forms(value),
-    };
+pub(crate) fn undo_strict_forms(arguments: &mut ToolArguments, schema: &Value, value_enums: bool) {
+    let marked = value_enums
+        || match arguments {
+            ToolArguments::Text(text) => has_strict_marks(text.as_bytes()),
+            ToolArguments::Value(value) => has_strict_forms(value),
+        };
     if marked {
-        *arguments = from_strict(std::mem::take(arguments), schema);
+        *arguments = from_strict(std::mem::take(arguments), schema, value_enums);
     }
+}
+
+/// Whether a schema has, at any depth, an enum with a value that is not a string (a number or a
+/// boolean), which Gemini's definitions send as strings. Walks without recursion.
+pub(crate) fn has_value_enums(schema: &Value) -> bool {
+    let mut stack = vec![schema];
+    while let Some(node) = stack.pop() {
+        match node {
+            Value::Object(map) => {
+                let values = map.get("enum").and_then(Value::as_array);
+                if values.is_some_and(|values| values.iter().any(|v| !v.is_string() && !v.is_null())) {
+                    return true;
+                }
+                stack.extend(map.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Whether arguments sent under `schema` can hold a strict form at all: only an object schema
 /// with a property it does not require (whose `null` is dropped) or with `additionalProperties`
-/// (a map, which goes as pairs) has one. A schema with neither, at any depth, leaves every call's
+/// (a map, which goes as pairs) has one (Gemini's enum strings are [`has_value_enums`]'s). A schema with neither, at any depth, leaves every call's
 /// arguments as they are, so the registry asks once per listed tool and skips the scan of each
 /// call's text. Looks at every object in the schema, `$defs` and values included, so it errs
 /// towards `true`; walks without recursion, so a schema of any depth is safe.
@@ -50,12 +77,12 @@ pub(crate) fn may_hold_strict_forms(schema: &Value) -> bool {
     false
 }
 
-/// Undoes what a strict definition makes a model send (see the module docs). Text with neither
-/// `null` nor a `"key"` in it is left as it is (not even parsed).
-pub(crate) fn from_strict(arguments: ToolArguments, schema: &Value) -> ToolArguments {
+/// Undoes what a strict or Gemini definition makes a model send (see the module docs). Without
+/// `value_enums`, text with neither `null` nor a `"key"` in it is left as it is (not even parsed).
+pub(crate) fn from_strict(arguments: ToolArguments, schema: &Value, value_enums: bool) -> ToolArguments {
     match arguments {
         ToolArguments::Text(text) => {
-            if !has_strict_marks(text.as_bytes()) {
+            if !value_enums && !has_strict_marks(text.as_bytes()) {
                 return ToolArguments::Text(text);
             }
             let Ok(mut value) = serde_json::from_str::<Value>(&text) else {
@@ -69,7 +96,7 @@ pub(crate) fn from_strict(arguments: ToolArguments, schema: &Value) -> ToolArgum
             }
         }
         ToolArguments::Value(mut value) => {
-            if has_strict_forms(&value) {
+            if value_enums || has_strict_forms(&value) {
                 strip(&mut value, schema, root_defs(schema));
             }
             ToolArguments::Value(value)
@@ -182,8 +209,40 @@ fn strip(value: &mut Value, schema: &Value, defs: Option<&Map<String, Value>>) -
                 }
                 None => false,
             },
+            Value::String(text) => match enum_value_of(text, map, defs, 0) {
+                Some(meant) => {
+                    *value = meant;
+                    true
+                }
+                None => false,
+            },
             _ => false,
         }
+}
+
+/// The value of an enum of numbers or booleans (in the schema or one of its union's branches,
+/// to a few levels: a union of unions of itself ends there) whose compact JSON a model sent as
+/// `text`.
+fn enum_value_of(text: &str, map: &Map<String, Value>, defs: Option<&Map<String, Value>>, depth: u8) -> Option<Value> {
+    let values = map.get("enum").and_then(Value::as_array);
+    if values.is_some_and(|values| values.iter().any(|v| v.as_str() == Some(text))) {
+        // The string itself is one of the values.
+        return None;
+    }
+    let own =
+        values.and_then(|values| values.iter().find(|v| !v.is_string() && !v.is_null() && spells(v, text)).cloned());
+    own.or_else(|| {
+        let branches = map.get("anyOf").or_else(|| map.get("oneOf")).and_then(Value::as_array)?;
+        let deeper = depth.checked_add(1).filter(|d| *d < 8)?;
+        branches.iter().find_map(|branch| enum_value_of(text, resolve(branch, defs).as_object()?, defs, deeper))
+    })
+}
+
+/// Whether `text` is `value`'s compact JSON (a `Value` compared with a `&str` would ask whether
+/// the value is that string).
+fn spells(value: &Value, text: &str) -> bool {
+    let compact = value.to_string();
+    compact == text
 }
 
 /// A map sent as `[{"key": k, "value": v}, …]` (the strict form) becomes `{k: v, …}`.
@@ -268,8 +327,37 @@ mod tests {
         }
     }
 
+    #[test]
+    fn an_enums_value_sent_as_its_string_is_the_value_again_at_any_depth() {
+        let schema = json!({"type": "object", "properties": {
+            "level": {"type": "integer", "enum": [1, 2]},
+            "flags": {"type": "array", "items": {"enum": [true, false]}},
+            "inner": {"$ref": "#/$defs/Inner"},
+            "either": {"anyOf": [{"type": "number", "enum": [1.5]}, {"type": "null"}]},
+            "word": {"enum": ["1", 2]},
+            "free": {"type": "string"},
+        }, "$defs": {"Inner": {"type": "object", "properties": {"code": {"type": "integer", "enum": [7]}}}}});
+        assert!(has_value_enums(&schema));
+        assert!(!has_value_enums(&json!({"type": "object", "properties": {"u": {"enum": ["c", "f", null]}}})));
+        let sent = json!({"level": "2", "flags": ["true", false], "inner": {"code": "7"}, "either": "1.5",
+            "word": "1", "free": "2"});
+        let undone = match from_strict(ToolArguments::Text(sent.to_string()), &schema, true) {
+            ToolArguments::Value(value) => value,
+            ToolArguments::Text(text) => panic!("left as text: {text}"),
+        };
+        // A string that is one of the values, or under a schema without such an enum, stays.
+        assert_eq!(
+            undone,
+            json!({"level": 2, "flags": [true, false], "inner": {"code": 7}, "either": 1.5, "word": "1", "free": "2"})
+        );
+        // A string no value spells is the decoder's to refuse.
+        let mut odd = ToolArguments::Value(json!({"level": "3"}));
+        undo_strict_forms(&mut odd, &schema, true);
+        assert!(matches!(odd, ToolArguments::Value(v) if v == json!({"level": "3"})));
+    }
+
     fn stripped(arguments: Value, schema: Value) -> Value {
-        match from_strict(ToolArguments::Text(arguments.to_string()), &schema) {
+        match from_strict(ToolArguments::Text(arguments.to_string()), &schema, false) {
             ToolArguments::Value(value) => value,
             ToolArguments::Text(text) => serde_json::from_str(&text).unwrap(),
         }
@@ -332,7 +420,7 @@ mod tests {
             "a": {"type": "string"},
             "m": {"type": "object", "properties": {}, "additionalProperties": {"type": "integer"}},
         }});
-        let strict = |value: Value| match from_strict(ToolArguments::Value(value), &schema) {
+        let strict = |value: Value| match from_strict(ToolArguments::Value(value), &schema, false) {
             ToolArguments::Value(value) => value,
             ToolArguments::Text(_) => unreachable!("a value stays a value"),
         };
@@ -385,6 +473,8 @@ mod tests {
     fn text_without_null_is_not_touched() {
         let text = r#"{"n": 123456789012345678901234567890}"#;
         let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}});
-        assert!(matches!(from_strict(ToolArguments::Text(text.into()), &schema), ToolArguments::Text(t) if t == text));
+        assert!(
+            matches!(from_strict(ToolArguments::Text(text.into()), &schema, false), ToolArguments::Text(t) if t == text)
+        );
     }
 }

@@ -1,5 +1,6 @@
-//! A model filling a strict definition sends every optional field as `null`; the tool sees the
-//! same values as from a non-strict call that leaves them out, defaults included.
+//! A model filling a strict definition sends every optional field as `null`, and one filling a
+//! Gemini definition sends an enum's numbers as strings; the tool sees the same values as from
+//! any other call, defaults included.
 
 use serde_json::{Value, json};
 use toolhook::{Dialect, Json, Locale, ToolInvocation, schemars, serde, tool};
@@ -239,4 +240,40 @@ async fn a_context_parameter_sent_as_null_is_filled_where_it_stands() {
         serde_json::to_string(plain.structured_content().unwrap()).unwrap(),
         r#"{"q":"milk","chat_id":"s1","user_id":"u1"}"#
     );
+}
+
+/// Gemini sends an enum's numbers as strings; every provider's tool gets the numbers, also one
+/// that reads its arguments as they come (a host's built-in, a remote MCP server's).
+#[tokio::test]
+async fn an_enums_number_sent_as_a_string_for_gemini_reaches_any_tool_as_the_number() {
+    use toolhook::{ToolExecutionResult, ToolSpec};
+    use toolhook_runtime::{BuiltinTool, BuiltinToolProvider};
+    let spec = ToolSpec::builder("set_level")
+        .description("Set the level.")
+        .parameters_raw(json!({"type": "object", "properties": {
+            "level": {"type": "integer", "enum": [1, 2, 3], "description": "The level."},
+            "label": {"type": "string", "description": "A label."},
+        }, "required": ["level"]}))
+        .core_tool(true)
+        .build()
+        .unwrap();
+    let gemini = spec.llm_definition(Dialect::Gemini, Locale::En).unwrap();
+    assert_eq!(gemini["parameters"]["properties"]["level"]["enum"], json!(["1", "2", "3"]));
+    let tool = BuiltinTool::new(spec, |call, _| async move {
+        let arguments: Value = match call.arguments {
+            toolhook::ToolArguments::Text(text) => serde_json::from_str(&text).unwrap(),
+            toolhook::ToolArguments::Value(value) => value,
+        };
+        Ok(ToolExecutionResult::success(call.tool_name, arguments.to_string()))
+    });
+    let registry = ToolRegistry::default();
+    registry.register_provider(BuiltinToolProvider::new().without_tool_search().with_tool(tool));
+    let heard = |arguments: Value| {
+        let registry = registry.clone();
+        async move { registry.invoke(ToolInvocation::new("set_level", arguments.to_string()), None).await.content }
+    };
+    assert_eq!(heard(json!({"level": "2", "label": "3"})).await, r#"{"level":2,"label":"3"}"#);
+    // Sent as the number, or as a string no value spells, it arrives as sent.
+    assert_eq!(heard(json!({"level": 3})).await, r#"{"level":3}"#);
+    assert_eq!(heard(json!({"level": "9"})).await, r#"{"level":"9"}"#);
 }

@@ -8,7 +8,7 @@ use crate::provider::blocking::{BlockingCalls, BlockingLimits, StuckCall};
 use crate::provider::{Called, DirectCall, RegistryLink, ToolProvider};
 use crate::registry::not_found;
 use crate::source::Source;
-use crate::strict_arguments::{may_hold_strict_forms, undo_strict_forms};
+use crate::strict_arguments::{has_value_enums, may_hold_strict_forms, undo_strict_forms};
 use rustc_hash::FxHashMap as HashMap;
 use serde_json::{Map, Value};
 use std::any::Any;
@@ -229,13 +229,15 @@ impl ToolProvider for PluginToolProvider {
         if !tool.enabled || (registration.is_method && plugin.instance.is_none()) {
             return None;
         }
+        let value_enums = has_value_enums(spec.parameters_schema());
         Some(Box::new(DirectPluginTool {
             provider: self.clone(),
             version,
             invoke,
             ready: registration.ready,
             registration,
-            strict: may_hold_strict_forms(spec.parameters_schema()).then(|| spec.clone()),
+            strict: (value_enums || may_hold_strict_forms(spec.parameters_schema())).then(|| spec.clone()),
+            value_enums,
             instance: plugin.instance.as_ref().map(Arc::downgrade),
             origin: plugin.origin.clone(),
             locale: self.table.link.get().map_or_else(Locale::default, RegistryLink::locale),
@@ -285,7 +287,8 @@ impl ToolProvider for PluginToolProvider {
             }
         };
         let mut call = call;
-        prepare_arguments(&mut call, registration, ctx, Some(&spec));
+        let value_enums = has_value_enums(spec.parameters_schema());
+        prepare_arguments(&mut call, registration, ctx, Some(&spec), value_enums);
         // Every result names the plugin that ran it, through the plugin's shared entry. An async
         // tool's own future is the call's: no wrapper, no second box.
         let origin = Some(origin);
@@ -315,8 +318,10 @@ struct DirectPluginTool {
     /// For a tool whose body can never wait: the call run to its end in place.
     ready: Option<ReadyInvoker>,
     registration: &'static ToolRegistration,
-    /// The tool's spec, when its arguments can hold a strict definition's forms.
+    /// The tool's spec, when its arguments can hold a strict or Gemini definition's forms.
     strict: Option<ToolSpec>,
+    /// Whether its schema has an enum of numbers or booleans (sent as strings for Gemini).
+    value_enums: bool,
     /// The plugin's instance, for a method tool.
     instance: Option<Weak<dyn Any + Send + Sync>>,
     origin: SharedEntries,
@@ -332,7 +337,7 @@ impl DirectCall for DirectPluginTool {
             return Called::Running(self.provider.invoke(call, ctx));
         }
         let locale = ctx.map_or(self.locale, |c| c.locale);
-        prepare_arguments(&mut call, self.registration, ctx, self.strict.as_ref());
+        prepare_arguments(&mut call, self.registration, ctx, self.strict.as_ref(), self.value_enums);
         let origin = Some(self.origin.clone());
         match self.ready {
             Some(ready) => Called::Done(ready(instance, call, ctx, locale, origin)),
@@ -430,8 +435,9 @@ pub(crate) async fn run_registration(
 
 /// The arguments a plugin tool receives: declared context-named parameters the
 /// model left empty are filled from the context; legacy actions get the Python SDK's full object.
-/// Then what a strict definition made the model send is undone, guided by `strict`'s schema (the
-/// registry leaves that to this provider): a parameter sent as `null` is filled where it stands.
+/// Then what a strict or Gemini definition made the model send is undone, guided by `strict`'s
+/// schema (the registry leaves that to this provider; `value_enums`: the schema has an enum of
+/// numbers or booleans): a parameter sent as `null` is filled where it stands.
 /// Most tools need none of it, and pass through without a call.
 #[inline]
 pub(crate) fn prepare_arguments(
@@ -439,13 +445,14 @@ pub(crate) fn prepare_arguments(
     registration: &ToolRegistration,
     ctx: Option<&ToolExecutionContext>,
     strict: Option<&ToolSpec>,
+    value_enums: bool,
 ) {
     let legacy = registration.kind == ToolKind::LegacyAction;
     if !registration.context_params.is_empty() || legacy {
         fill_from_context(call, registration, ctx, legacy);
     }
     if let Some(spec) = strict {
-        undo_strict_forms(&mut call.arguments, spec.parameters_schema());
+        undo_strict_forms(&mut call.arguments, spec.parameters_schema(), value_enums);
     }
 }
 

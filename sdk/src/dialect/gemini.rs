@@ -1,20 +1,16 @@
 //! The Gemini dialect's schemas: the OpenAPI subset of Gemini's function declarations, reached
-//! by the rewrites of [`keywords`](super::keywords): references inlined (a recursive type to
-//! [`RECURSION_DEPTH`]), nullable types flagged, enums of strings only, and what the subset cannot
-//! say described for the model.
+//! by the rewrites of [`keywords`](super::keywords): references inlined (a type inside itself is
+//! an open object there), nullable types flagged, enums of strings only, and what the subset
+//! cannot say described for the model.
 
 use super::keywords::{Family, Treatment, append_description, describe, treatment};
 use crate::Locale;
 use serde_json::{Map, Value};
 
-/// How many times a recursive type is inlined inside itself before the innermost level becomes an
-/// open object (Gemini's schemas cannot refer to a definition).
-pub(crate) const RECURSION_DEPTH: usize = 1;
-
 /// Converts a JSON Schema to the OpenAPI subset Gemini accepts.
 pub(crate) fn gemini_schema(schema: &Value, locale: Locale) -> Value {
     let defs = schema.get("$defs").and_then(Value::as_object).cloned().unwrap_or_default();
-    let mut cx = Cx { defs, stack: Vec::new(), locale, depth: 0 };
+    let mut cx = Cx { defs, stack: Vec::new(), locale };
     cx.convert(schema)
 }
 
@@ -22,8 +18,6 @@ struct Cx {
     defs: Map<String, Value>,
     stack: Vec<String>,
     locale: Locale,
-    /// How many `properties` the schema being converted is inside: 1 for a tool's parameters.
-    depth: usize,
 }
 
 fn open_object() -> Value {
@@ -94,12 +88,10 @@ impl Cx {
                     out.insert("enum".into(), Value::Array(vec![value.clone()]));
                 }
                 (_, "properties") => {
-                    self.depth += 1;
                     let props = value
                         .as_object()
                         .map(|p| p.iter().map(|(k, v)| (k.clone(), self.convert(v))).collect())
                         .unwrap_or_default();
-                    self.depth -= 1;
                     out.insert("properties".into(), Value::Object(props));
                 }
                 (_, "items") => {
@@ -151,26 +143,22 @@ impl Cx {
                 }
             }
         }
-        // Gemini's enums are strings. Where the tool reads its arguments leniently (a parameter
-        // of its own, its items and its options' values: not inside a type of the author's), an
-        // enum of other values becomes their compact JSON as strings, `"2"` for 2, which the
-        // decoding reads back as the number; inside an author's type, whose `Deserialize` would
-        // refuse the string, the enum keeps its type and is described.
+        // Gemini's enums are strings: an enum of other values becomes their compact JSON as
+        // strings (`"2"` for 2) of type `string`, its default written the same way, and the
+        // keywords of the former type go. The registry turns such a string back into the value
+        // before any tool sees it.
         if let Some(Value::Array(values)) = out.get_mut("enum")
             && values.iter().any(|v| !v.is_string() && !v.is_null())
         {
-            if self.depth == 1 && self.stack.is_empty() {
-                for value in values.iter_mut().filter(|v| !v.is_string() && !v.is_null()) {
-                    *value = Value::String(value.to_string());
-                }
-                out.insert("type".into(), Value::from("string"));
-                // The default is one of the values: written the same way.
-                if let Some(default) = out.get_mut("default").filter(|d| !d.is_string() && !d.is_null()) {
-                    *default = Value::String(default.to_string());
-                }
-            } else {
-                let values = out.shift_remove("enum").unwrap_or_default();
-                notes.extend(describe("enum", &values, self.locale));
+            for value in values.iter_mut().filter(|v| !v.is_string() && !v.is_null()) {
+                *value = Value::String(value.to_string());
+            }
+            out.insert("type".into(), Value::from("string"));
+            if let Some(default) = out.get_mut("default").filter(|d| !d.is_string() && !d.is_null()) {
+                *default = Value::String(default.to_string());
+            }
+            for keyword in ["format", "minimum", "maximum"] {
+                out.shift_remove(keyword);
             }
         }
         if let Some(Value::Array(values)) = out.get_mut("enum") {
@@ -209,12 +197,13 @@ impl Cx {
         Value::Object(out)
     }
 
-    /// A `$ref`, inlined; a type inside itself [`RECURSION_DEPTH`] times becomes an open object.
+    /// A `$ref`, inlined; a type met again inside itself is an open object there.
     fn inline(&mut self, reference: &str, map: &Map<String, Value>) -> Value {
         let name = reference.rsplit('/').next().unwrap_or(reference).to_owned();
-        let depth = self.stack.iter().filter(|n| **n == name).count();
+        // Gemini's schemas cannot refer to a definition: a type met again inside itself is an open
+        // object there.
         let mut inlined = match self.defs.get(&name).cloned() {
-            Some(target) if depth < RECURSION_DEPTH => {
+            Some(target) if !self.stack.contains(&name) => {
                 self.stack.push(name);
                 let inlined = self.convert(&target);
                 self.stack.pop();
@@ -278,7 +267,7 @@ mod tests {
     }
 
     #[test]
-    fn an_enum_of_numbers_is_strings_in_parameters_and_described_inside_an_authors_type() {
+    fn an_enum_of_numbers_is_strings_at_any_depth() {
         let schema = json!({"type": "object", "properties": {
             "level": {"type": ["integer", "null"], "enum": [1, 2, null]},
             "levels": {"type": "array", "items": {"type": "integer", "enum": [1, 2]}},
@@ -289,10 +278,11 @@ mod tests {
         assert_eq!(out["properties"]["level"], json!({"type": "string", "nullable": true, "enum": ["1", "2"]}));
         assert_eq!(out["properties"]["levels"]["items"], json!({"type": "string", "enum": ["1", "2"]}));
         assert_eq!(out["properties"]["mixed"], json!({"enum": ["a", "1.5", "true"], "type": "string"}));
-        assert_eq!(
-            out["properties"]["inner"]["properties"]["code"],
-            json!({"type": "integer", "description": "One of: 7, 9."})
-        );
+        assert_eq!(out["properties"]["inner"]["properties"]["code"], json!({"type": "string", "enum": ["7", "9"]}));
+        // The former type's keywords go with it.
+        let bounded =
+            json!({"type": "integer", "format": "int32", "minimum": 1, "maximum": 2, "enum": [1, 2], "default": 2});
+        assert_eq!(gemini_schema(&bounded, Locale::En), json!({"type": "string", "enum": ["1", "2"], "default": "2"}));
     }
 
     #[test]

@@ -66,7 +66,7 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
         "enum",
         Keep,
         Rewrite(
-            "strings only: an enum of numbers or booleans is its values' compact JSON as strings in a tool's parameters, listed in the description inside your own types",
+            "strings only: an enum of numbers or booleans is its values' compact JSON as strings, which the registry turns back into the values",
         ),
     ),
     kw("const", Rewrite("a one-value `enum`"), Rewrite("a one-value `enum`")),
