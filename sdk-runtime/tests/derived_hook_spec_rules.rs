@@ -841,7 +841,7 @@ fn every_catalogue_hook_has_its_flags_timeout_payload_and_english_texts() {
 }
 
 // "`with_builtin_catalogue_in(locale)` puts the locale's text into each property's `description`";
-// "zh-Hans is the reference's, byte for byte".
+// The zh-Hans text is the Python SDK's host's, byte for byte.
 #[test]
 fn every_catalogue_property_has_its_chinese_text_in_the_chinese_catalogue() {
     check_catalogue(&HookSpecRegistry::with_builtin_catalogue_in(Locale::ZhHans), Locale::ZhHans);

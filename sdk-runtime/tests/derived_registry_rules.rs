@@ -440,7 +440,7 @@ async fn the_hint_follows_a_blank_error_and_spares_a_text_quoting_it() {
 // ---- listing APIs ------------------------------------------------------------------------------
 
 /// Each listed copy has "name = registry name, metadata.registry_original_name = original name,
-/// provider_name/provider_type = the provider's (the reference kept whatever the provider set)".
+/// provider_name/provider_type = the provider's (the Python SDK's host kept whatever the provider set)".
 #[tokio::test]
 async fn listed_copies_name_their_provider_whatever_the_spec_said() {
     let spec =

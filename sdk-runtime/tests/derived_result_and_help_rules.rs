@@ -455,7 +455,7 @@ fn ctx_renamed(
 
 // "each *declared* parameter among `stream_id`, `chat_id`, `group_id`, `user_id`, `platform`" (a
 // parameter is declared under its schema name, `rename` included); "Undeclared keys are not added,
-// so `deny_unknown_args` is unaffected (the reference added all five)".
+// so `deny_unknown_args` is unaffected (the Python SDK added all five)".
 #[tokio::test]
 async fn only_declared_context_parameters_are_added_by_their_schema_names() {
     assert_eq!(echoed("plat_echo", "{}", &full_context()).await, r#"{"platform":"qq"}"#);
@@ -877,8 +877,8 @@ fn pair_fail() -> (bool, &'static str) {
     (false, "  msg  ")
 }
 
-// Decision: "`(bool, msg)` from a Rust fn | reference: history `[false, "msg"]` | toolhook: history =
-// the message (`from_raw` keeps the reference form)".
+// A `(bool, msg)` pair from a Rust fn: the history is the message (the Python SDK's history showed
+// `[false, "msg"]`, which `from_raw` keeps).
 #[tokio::test]
 async fn a_bool_pair_from_rust_shows_its_message_while_from_raw_keeps_the_array() {
     let result = free_tools(Locale::En).invoke(ToolInvocation::new("pair_fail", ""), None).await;

@@ -178,7 +178,7 @@ impl ArgsError {
     /// Quotes the number the model wrote as `raw` wherever the message shows the offending
     /// value: as compact JSON, or as written when compact JSON would show another number (see
     /// [`quoted_number`]).
-    fn quote_number(&mut self, raw: &str) {
+    fn requote_number(&mut self, raw: &str) {
         let quoted = quoted_number(raw);
         let requote = |actual: &mut String| {
             if let Some((kind @ ("integer" | "number"), _)) = actual.split_once(' ') {
@@ -492,17 +492,19 @@ fn decimal(raw: &str) -> Option<(bool, String, i64)> {
         Some(rest) => (true, rest),
         None => (false, raw),
     };
-    let (mantissa, exponent) = match unsigned.split_once(['e', 'E']) {
-        Some((m, e)) => (m, e.strip_prefix('+').unwrap_or(e).parse::<i64>().ok()?),
-        None => (unsigned, 0),
-    };
+    let (mantissa, exponent) = unsigned.split_once(['e', 'E']).unwrap_or((unsigned, ""));
     let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     let digits = format!("{whole}{fraction}");
     let digits = digits.trim_start_matches('0');
     let significant = digits.trim_end_matches('0');
     if significant.is_empty() {
+        // Zero, whatever its exponent.
         return Some((false, String::new(), 0));
     }
+    let exponent = match exponent {
+        "" => 0,
+        e => e.strip_prefix('+').unwrap_or(e).parse::<i64>().ok()?,
+    };
     let trailing = i64::try_from(digits.len() - significant.len()).ok()?;
     let shift = exponent.checked_sub(i64::try_from(fraction.len()).ok()?)?.checked_add(trailing)?;
     Some((negative, significant.to_owned(), shift))
@@ -1535,7 +1537,8 @@ const MAX_EXACT_INTEGERS: usize = 32;
 /// Decodes arguments text; empty text and `null` mean `{}`.
 ///
 /// Integers are exact: one too large for a float is read again from the text (for an integer
-/// parameter), and an error quotes a number as the model wrote it.
+/// parameter), and an error quotes a number as compact JSON, or as the model wrote it where compact
+/// JSON would show another number.
 pub fn decode_text<A: ArgsStruct>(text: &str) -> Result<A, ArgsError> {
     // Blank text is `{}`; `trim_start` stops at the first character that is not blank.
     if text.trim_start().is_empty() {
@@ -1574,7 +1577,7 @@ pub fn decode_text<A: ArgsStruct>(text: &str) -> Result<A, ArgsError> {
             }
         }
         if let Some(raw) = raw {
-            error.quote_number(raw);
+            error.requote_number(raw);
         }
         return Err(error);
     }
@@ -1691,6 +1694,7 @@ mod tests {
     fn decimals_compare_by_value() {
         assert!(same_decimal("1000.0", "1e3"));
         assert!(same_decimal("0.0", "-0"));
+        assert!(same_decimal("0.0", "0e99999999999999999999"));
         assert!(same_decimal("2.5", "250e-2"));
         assert!(!same_decimal("1.8446744073709552e+19", "18446744073709551616"));
         assert!(!same_decimal("-1", "1"));

@@ -264,12 +264,14 @@ impl McpServerEntry {
         self
     }
 
-    /// Sends the caller's chat context (the [`ToolExecutionContext`](toolhook::ToolExecutionContext)
-    /// of each call: chat, user, platform, rank, session) with each call, in the request's
-    /// `_meta` under `toolhook/context`, for a server that reads it: a plugin in its own process
-    /// ([`serve_plugin_process`](super::serve_plugin_process)) then fills context parameters and
-    /// checks access rules as it would in the host. Leave it off (the default) for any other
-    /// server: the context names the chat and the user.
+    /// Sends the caller's chat context with each call: the whole
+    /// [`ToolExecutionContext`](toolhook::ToolExecutionContext) (chat, user, platform, rank,
+    /// session, the model's `reasoning` and the host's `metadata`), in the request's `_meta`
+    /// under `toolhook/context`, for a server that reads it: a plugin in its own process
+    /// ([`serve_plugin_process`](super::serve_plugin_process)) then fills its context parameters
+    /// from it as it would in the host. Leave it off (the default) for any other server: the
+    /// context names the chat and the user. Host and plugin should be built with the same
+    /// toolhook version: a context the plugin cannot read fails the call.
     #[must_use]
     pub fn forward_context(mut self, forward: bool) -> Self {
         self.forward_context = forward;

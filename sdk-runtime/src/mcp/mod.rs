@@ -66,13 +66,13 @@ mod plugin_process;
 mod questions;
 mod request_state;
 mod server;
+mod session_client;
+mod sessions;
+mod transport;
 
 /// The `_meta` key of a call's chat context, sent with
 /// [`McpServerEntry::forward_context`] and read with [`McpServerBuilder::caller_context`].
 pub(crate) const CONTEXT_META_KEY: &str = "toolhook/context";
-mod session_client;
-mod sessions;
-mod transport;
 
 pub use client::{McpToolProvider, McpToolProviderBuilder};
 pub use config::{McpConfigError, McpProtocol, McpServerEntry, McpServersConfig, McpToolRules, McpTransport};

@@ -27,7 +27,7 @@ use toolhook::{PermissionLevel, ToolSpec};
 ///
 /// A call carries the host's chat context when the host's entry for the process sets
 /// [`forward_context`](super::McpServerEntry::forward_context): context parameters (`chat_id`,
-/// `user_id`, …) are filled from it and access rules are checked against it, as in the host.
+/// `user_id`, …) are filled from it, as in the host.
 /// Without it a call runs in an empty context. Listing knows no caller, so the tools are listed in
 /// an empty context (a `user` on no platform, in no known chat): a tool limited to platforms,
 /// chat scopes or a rank above `user` is not served at all, and is named on stderr at start. Keep

@@ -102,7 +102,9 @@ impl std::fmt::Debug for McpServerBuilder {
 
 impl McpServerBuilder {
     /// The context every listing and call is made in (default: an empty one: a `user` on no
-    /// platform, so tools limited to platforms, scopes or higher ranks are not offered). Its
+    /// platform, so tools limited to platforms, scopes or higher ranks are not offered); a call
+    /// that brings its own runs in that one instead when [`caller_context`](Self::caller_context)
+    /// is set. Its
     /// session id is the discovery state's key when [`deferred`](Self::deferred) is set.
     pub fn context(mut self, context: ToolExecutionContext) -> Self {
         self.context = context;
