@@ -31,41 +31,38 @@ pub(crate) fn undo_strict_forms(arguments: &mut ToolArguments, schema: &Value, v
 }
 
 /// Whether a schema has, at any depth, an enum with a value that is not a string (a number or a
-/// boolean), which Gemini's definitions send as strings. Walks without recursion.
+/// boolean), which Gemini's definitions send as strings.
 pub(crate) fn has_value_enums(schema: &Value) -> bool {
-    let mut stack = vec![schema];
-    while let Some(node) = stack.pop() {
-        match node {
-            Value::Object(map) => {
-                let values = map.get("enum").and_then(Value::as_array);
-                if values.is_some_and(|values| values.iter().any(|v| !v.is_string() && !v.is_null())) {
-                    return true;
-                }
-                stack.extend(map.values());
-            }
-            Value::Array(items) => stack.extend(items),
-            _ => {}
-        }
-    }
-    false
+    any_object(schema, |map| {
+        let values = map.get("enum").and_then(Value::as_array);
+        values.is_some_and(|values| values.iter().any(|v| !v.is_string() && !v.is_null()))
+    })
 }
 
 /// Whether arguments sent under `schema` can hold a strict form at all: only an object schema
 /// with a property it does not require (whose `null` is dropped) or with `additionalProperties`
-/// (a map, which goes as pairs) has one (Gemini's enum strings are [`has_value_enums`]'s). A schema with neither, at any depth, leaves every call's
-/// arguments as they are, so the registry asks once per listed tool and skips the scan of each
-/// call's text. Looks at every object in the schema, `$defs` and values included, so it errs
-/// towards `true`; walks without recursion, so a schema of any depth is safe.
+/// (a map, which goes as pairs) has one (Gemini's enum strings are [`has_value_enums`]'s). A
+/// schema with neither, at any depth, leaves every call's arguments as they are, so the registry
+/// asks once per listed tool and skips the scan of each call's text. Looks at every object in the
+/// schema, `$defs` and values included, so it errs towards `true`.
 pub(crate) fn may_hold_strict_forms(schema: &Value) -> bool {
+    any_object(schema, |map| {
+        let required = map.get("required").and_then(Value::as_array);
+        let optional = map.get("properties").and_then(Value::as_object).is_some_and(|properties| {
+            properties.keys().any(|key| !required.is_some_and(|r| r.iter().any(|n| n == key)))
+        });
+        optional || map.get("additionalProperties").is_some_and(Value::is_object)
+    })
+}
+
+/// Whether any object in a schema, at any depth, matches; walks without recursion, so a schema
+/// of any depth is safe.
+fn any_object(schema: &Value, matches: impl Fn(&Map<String, Value>) -> bool) -> bool {
     let mut stack = vec![schema];
     while let Some(node) = stack.pop() {
         match node {
             Value::Object(map) => {
-                let required = map.get("required").and_then(Value::as_array);
-                let optional = map.get("properties").and_then(Value::as_object).is_some_and(|properties| {
-                    properties.keys().any(|key| !required.is_some_and(|r| r.iter().any(|n| n == key)))
-                });
-                if optional || map.get("additionalProperties").is_some_and(Value::is_object) {
+                if matches(map) {
                     return true;
                 }
                 stack.extend(map.values());

@@ -503,7 +503,7 @@ fn decimal(raw: &str) -> Option<(bool, String, i64)> {
     }
     let exponent = match exponent {
         "" => 0,
-        e => e.strip_prefix('+').unwrap_or(e).parse::<i64>().ok()?,
+        e => e.parse::<i64>().ok()?,
     };
     let trailing = i64::try_from(digits.len() - significant.len()).ok()?;
     let shift = exponent.checked_sub(i64::try_from(fraction.len()).ok()?)?.checked_add(trailing)?;

@@ -76,11 +76,30 @@ pub(crate) struct PluginTool {
     pub(crate) enabled: bool,
     /// Blocking slots of this tool (created at its first sync call).
     pub(crate) blocking: OnceLock<Arc<Semaphore>>,
+    /// What a dialect can make a model send for it (worked out at its first call).
+    forms: OnceLock<DialectForms>,
+}
+
+/// What arguments sent under a tool's schema can hold of the forms a strict or Gemini definition
+/// makes a model send.
+#[derive(Clone, Copy, Debug)]
+struct DialectForms {
+    /// Any at all ([`may_hold_strict_forms`] or [`has_value_enums`]).
+    any: bool,
+    /// An enum of numbers or booleans sent as strings ([`has_value_enums`]).
+    value_enums: bool,
 }
 
 impl PluginTool {
     pub(crate) fn new(registration: &'static ToolRegistration, spec: ToolSpec) -> Self {
-        PluginTool { registration, spec, enabled: true, blocking: OnceLock::new() }
+        PluginTool { registration, spec, enabled: true, blocking: OnceLock::new(), forms: OnceLock::new() }
+    }
+
+    fn forms(&self) -> DialectForms {
+        *self.forms.get_or_init(|| {
+            let value_enums = has_value_enums(self.spec.parameters_schema());
+            DialectForms { any: value_enums || may_hold_strict_forms(self.spec.parameters_schema()), value_enums }
+        })
     }
 }
 
@@ -229,15 +248,14 @@ impl ToolProvider for PluginToolProvider {
         if !tool.enabled || (registration.is_method && plugin.instance.is_none()) {
             return None;
         }
-        let value_enums = has_value_enums(spec.parameters_schema());
         Some(Box::new(DirectPluginTool {
             provider: self.clone(),
             version,
             invoke,
             ready: registration.ready,
             registration,
-            strict: (value_enums || may_hold_strict_forms(spec.parameters_schema())).then(|| spec.clone()),
-            value_enums,
+            strict: tool.forms().any.then(|| spec.clone()),
+            value_enums: tool.forms().value_enums,
             instance: plugin.instance.as_ref().map(Arc::downgrade),
             origin: plugin.origin.clone(),
             locale: self.table.link.get().map_or_else(Locale::default, RegistryLink::locale),
@@ -275,10 +293,17 @@ impl ToolProvider for PluginToolProvider {
                         plugin: p.blocking.get_or_init(|| Arc::new(Semaphore::new(limits.plugin_limit()))).clone(),
                         plugin_id: p.id.clone(),
                     });
-                    Some(Ok((p.origin.clone(), p.instance.clone(), registration, slots, tool.spec.clone())))
+                    Some(Ok((
+                        p.origin.clone(),
+                        p.instance.clone(),
+                        registration,
+                        slots,
+                        tool.spec.clone(),
+                        tool.forms(),
+                    )))
                 })
         };
-        let (origin, instance, registration, slots, spec) = match found {
+        let (origin, instance, registration, slots, spec, forms) = match found {
             Some(Ok(found)) => found,
             Some(Err(error)) => return Box::pin(std::future::ready(Err(error))),
             None => {
@@ -287,8 +312,7 @@ impl ToolProvider for PluginToolProvider {
             }
         };
         let mut call = call;
-        let value_enums = has_value_enums(spec.parameters_schema());
-        prepare_arguments(&mut call, registration, ctx, Some(&spec), value_enums);
+        prepare_arguments(&mut call, registration, ctx, forms.any.then_some(&spec), forms.value_enums);
         // Every result names the plugin that ran it, through the plugin's shared entry. An async
         // tool's own future is the call's: no wrapper, no second box.
         let origin = Some(origin);
