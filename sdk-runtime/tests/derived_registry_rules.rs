@@ -7,76 +7,21 @@
 //! scope, config gate, per-listing specs).
 
 use serde_json::{Value, json};
-use std::future::Future;
-use std::sync::Arc;
 use std::time::Duration;
 use toolhook::{
-    BoxFuture, ChatScope, Dialect, Locale, PermissionLevel, Phase, ToolAvailabilityContext, ToolContentItem, ToolError,
+    ChatScope, Dialect, Locale, PermissionLevel, Phase, ToolAvailabilityContext, ToolContentItem, ToolError,
     ToolExecutionContext, ToolExecutionResult, ToolInvocation, ToolSpec, Visibility,
 };
 use toolhook_runtime::{
     BuiltinTool, BuiltinToolProvider, ChatScopeFilter, ContextParts, DeferredTools, HistoryMessage, PhaseFilter,
-    RegistryConfig, ToolProvider, ToolRegistry, batch_history, split_tool_result,
+    RegistryConfig, ToolRegistry, batch_history, split_tool_result,
 };
 
 // ---- fixtures -------------------------------------------------------------------------------------
 
-/// What a [`Stub`] answers every call with.
-type Answer = Arc<dyn Fn(ToolInvocation) -> BoxFuture<'static, Result<ToolExecutionResult, ToolError>> + Send + Sync>;
-
-/// A provider listing fixed specs and answering every call with one function.
-struct Stub {
-    name: &'static str,
-    kind: &'static str,
-    specs: Vec<ToolSpec>,
-    answer: Answer,
-}
-
-impl Stub {
-    /// A provider whose calls succeed with `{provider} ran {tool}`.
-    fn new(name: &'static str, kind: &'static str, specs: impl IntoIterator<Item = ToolSpec>) -> Self {
-        Self::answering(name, kind, specs, move |call| async move {
-            let content = format!("{name} ran {}", call.tool_name);
-            Ok(ToolExecutionResult::success(call.tool_name, content))
-        })
-    }
-
-    fn answering<F, Fut>(
-        name: &'static str,
-        kind: &'static str,
-        specs: impl IntoIterator<Item = ToolSpec>,
-        answer: F,
-    ) -> Self
-    where
-        F: Fn(ToolInvocation) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<ToolExecutionResult, ToolError>> + Send + 'static,
-    {
-        let answer: Answer = Arc::new(move |call| Box::pin(answer(call)));
-        Stub { name, kind, specs: specs.into_iter().collect(), answer }
-    }
-}
-
-impl ToolProvider for Stub {
-    fn provider_name(&self) -> &str {
-        self.name
-    }
-    fn provider_type(&self) -> &str {
-        self.kind
-    }
-    fn list_tools<'a>(
-        &'a self,
-        _: Option<&'a ToolAvailabilityContext>,
-    ) -> BoxFuture<'a, Result<Vec<ToolSpec>, ToolError>> {
-        Box::pin(std::future::ready(Ok(self.specs.clone())))
-    }
-    fn invoke<'a>(
-        &'a self,
-        call: ToolInvocation,
-        _: Option<&'a ToolExecutionContext>,
-    ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
-        (self.answer)(call)
-    }
-}
+#[path = "common/stub.rs"]
+mod stub;
+use stub::Stub;
 
 const HINT: &str = "Use tool_search to look up this tool's parameters, then try again.";
 const NO_MATCH_EN: &str =

@@ -5,50 +5,37 @@
 use serde_json::json;
 use std::sync::{Arc, Mutex};
 use toolhook::{
-    BoxFuture, Locale, PermissionLevel, ToolAvailabilityContext, ToolError, ToolExecutionContext, ToolExecutionResult,
-    ToolInvocation, ToolSpec, Visibility, plugin, tool,
+    Locale, PermissionLevel, ToolAvailabilityContext, ToolExecutionContext, ToolExecutionResult, ToolInvocation,
+    ToolSpec, Visibility, plugin, tool,
 };
 use toolhook_runtime::{
     BuiltinToolProvider, DeferredTools, DuplicatePolicy, PluginHost, PluginSet, PluginState, RegistryConfig,
-    ToolProvider, ToolRegistry,
+    ToolRegistry,
 };
 
+#[path = "common/stub.rs"]
+#[allow(dead_code)] // `Stub::new`: every provider here records its calls.
+mod stub;
+use stub::Stub;
+
+/// The calls a [`recording`] provider received.
+type Received = Arc<Mutex<Vec<ToolInvocation>>>;
+
 /// A provider listing fixed specs; every call succeeds with `ran {name}` and is recorded.
-struct Stub {
-    name: &'static str,
-    kind: &'static str,
-    specs: Vec<ToolSpec>,
-    received: Arc<Mutex<Vec<ToolInvocation>>>,
-}
-
-impl Stub {
-    fn new(name: &'static str, kind: &'static str, specs: impl IntoIterator<Item = ToolSpec>) -> Self {
-        Stub { name, kind, specs: specs.into_iter().collect(), received: Arc::default() }
-    }
-}
-
-impl ToolProvider for Stub {
-    fn provider_name(&self) -> &str {
-        self.name
-    }
-    fn provider_type(&self) -> &str {
-        self.kind
-    }
-    fn list_tools<'a>(
-        &'a self,
-        _: Option<&'a ToolAvailabilityContext>,
-    ) -> BoxFuture<'a, Result<Vec<ToolSpec>, ToolError>> {
-        Box::pin(std::future::ready(Ok(self.specs.clone())))
-    }
-    fn invoke<'a>(
-        &'a self,
-        call: ToolInvocation,
-        _: Option<&'a ToolExecutionContext>,
-    ) -> BoxFuture<'a, Result<ToolExecutionResult, ToolError>> {
-        self.received.lock().unwrap().push(call.clone());
+fn recording(name: &'static str, kind: &'static str, specs: impl IntoIterator<Item = ToolSpec>) -> (Stub, Received) {
+    let received = Received::default();
+    let log = received.clone();
+    let stub = Stub::answering(name, kind, specs, move |call| {
+        log.lock().unwrap().push(call.clone());
         let content = format!("ran {}", call.tool_name);
-        Box::pin(std::future::ready(Ok(ToolExecutionResult::success(call.tool_name, content))))
-    }
+        std::future::ready(Ok(ToolExecutionResult::success(call.tool_name, content)))
+    });
+    (stub, received)
+}
+
+/// A [`recording`] provider whose calls nobody reads back.
+fn ran(name: &'static str, kind: &'static str, specs: impl IntoIterator<Item = ToolSpec>) -> Stub {
+    recording(name, kind, specs).0
 }
 
 fn names(specs: &[ToolSpec]) -> Vec<String> {
@@ -66,10 +53,9 @@ async fn every_named_copy_of_a_renamed_duplicate_is_listed_and_callable() {
     let copy = |description: &str| {
         ToolSpec::builder("x").description(description).metadata("server_name", "s").build().unwrap()
     };
-    let mcp = Stub::new("mcp", "mcp", [copy("c1"), copy("c2"), copy("c3")]);
-    let received = mcp.received.clone();
+    let (mcp, received) = recording("mcp", "mcp", [copy("c1"), copy("c2"), copy("c3")]);
     let registry = ToolRegistry::new(RegistryConfig::default().duplicate_policy(DuplicatePolicy::Rename));
-    registry.register_provider(Stub::new("a", "builtin", [ToolSpec::builder("x").build().unwrap()]));
+    registry.register_provider(ran("a", "builtin", [ToolSpec::builder("x").build().unwrap()]));
     registry.register_provider(mcp);
 
     let listed = registry.list_tools(None).await;
@@ -99,7 +85,7 @@ async fn every_named_copy_of_a_renamed_duplicate_is_listed_and_callable() {
 async fn a_bot_admin_tool_is_hidden_from_lower_or_unknown_callers_and_served_to_the_owner() {
     let admin = ToolSpec::builder("admin").permission(PermissionLevel::BotAdmin).build().unwrap();
     let registry = ToolRegistry::default();
-    registry.register_provider(Stub::new("A", "plugin", [admin]));
+    registry.register_provider(ran("A", "plugin", [admin]));
 
     let listing = |permission: Option<PermissionLevel>| ToolAvailabilityContext {
         permission: permission.unwrap_or_default(),
@@ -143,7 +129,7 @@ fn example_pool(locale: Locale) -> (ToolRegistry, DeferredTools) {
         ToolSpec::builder(name).description(description).visibility(Visibility::Deferred).build().unwrap()
     });
     let reply = ToolSpec::builder("reply").description("Reply").visibility(Visibility::Visible).build().unwrap();
-    registry.register_provider(Stub::new("pool", "plugin", std::iter::once(reply).chain(pool)));
+    registry.register_provider(ran("pool", "plugin", std::iter::once(reply).chain(pool)));
     (registry, deferred)
 }
 
