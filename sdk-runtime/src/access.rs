@@ -10,11 +10,16 @@ pub(crate) struct AccessFacts {
     platform: Option<String>,
     scope: Option<ChatScope>,
     permission: PermissionLevel,
+    /// Every rule admits the caller: the registry leaves its rules to its client (a plugin
+    /// process, whose host enforces them).
+    unchecked: bool,
 }
 
 impl AccessFacts {
-    pub(crate) fn of(ctx: Option<ContextView<'_>>) -> Self {
+    /// The facts of a caller; when `checked` is false, facts every rule admits.
+    pub(crate) fn of(ctx: Option<ContextView<'_>>, checked: bool) -> Self {
         match ctx {
+            _ if !checked => AccessFacts { unchecked: true, ..AccessFacts::default() },
             None => AccessFacts::default(),
             Some(ctx) => Self::from_parts(ctx.platform, ctx.chat_scope(), ctx.permission),
         }
@@ -29,11 +34,14 @@ impl AccessFacts {
         } else {
             Some(platform.to_owned())
         };
-        AccessFacts { platform, scope, permission }
+        AccessFacts { platform, scope, permission, unchecked: false }
     }
 
     /// Whether the spec's platforms, scopes and permission admit this caller.
     pub(crate) fn permits(&self, spec: &ToolSpec) -> Result<(), &'static str> {
+        if self.unchecked {
+            return Ok(());
+        }
         if !spec.platforms().is_empty() && !self.platform.as_ref().is_some_and(|p| spec.platforms().contains(p)) {
             return Err("platform");
         }

@@ -287,6 +287,9 @@ pub(crate) struct RegistryInner {
     warnings: Warnings,
     /// Bumped whenever the tools may have changed (a provider came, went or said so).
     changes: tokio::sync::watch::Sender<u64>,
+    /// Whether access rules are checked here; false in a plugin process, whose host checks
+    /// them (see [`ToolRegistry::leaving_access_to_client`]).
+    checks_access: bool,
 }
 
 impl LinkedRegistry for RegistryInner {
@@ -360,6 +363,10 @@ impl<'a> Caller<'a> {
 impl ToolRegistry {
     /// An empty registry.
     pub fn new(config: RegistryConfig) -> Self {
+        Self::with_access_checks(config, true)
+    }
+
+    fn with_access_checks(config: RegistryConfig, checks_access: bool) -> Self {
         let set = ProviderSet::new(Vec::new(), config.route_cache_capacity);
         ToolRegistry {
             inner: Arc::new(RegistryInner {
@@ -369,8 +376,23 @@ impl ToolRegistry {
                 providers: RwLock::new(Arc::new(set)),
                 warnings: Warnings::new(),
                 changes: tokio::sync::watch::Sender::new(0),
+                checks_access,
             }),
         }
+    }
+
+    /// A registry that checks no access rule: every caller sees and may call every tool, and
+    /// the rules are left to the one client it serves, which learns them from the MCP listing
+    /// (see [`McpServer`](crate::mcp::McpServer)). What a plugin process serves its host with.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn leaving_access_to_client(config: RegistryConfig) -> Self {
+        Self::with_access_checks(config, false)
+    }
+
+    /// Whether access rules are checked here (false: they are the client's to check).
+    #[cfg(feature = "mcp")]
+    pub(crate) fn checks_access(&self) -> bool {
+        self.inner.checks_access
     }
 
     pub(crate) fn from_inner(inner: Arc<RegistryInner>) -> Self {
@@ -848,7 +870,7 @@ impl ToolRegistry {
         for entry in &set.entries {
             listings.push(entry.fresh(view, locale)?);
         }
-        let routes = set.routes.get(&RoutesKey { listings, facts: AccessFacts::of(view) })?;
+        let routes = set.routes.get(&RoutesKey { listings, facts: AccessFacts::of(view, self.inner.checks_access) })?;
         recent_routes::remember(self.inner.id, generation, set.parts, view, locale, &routes);
         Some(routes)
     }
@@ -891,7 +913,7 @@ impl ToolRegistry {
         }
         let key = RoutesKey {
             listings: found.iter().map(|found| found.listing().map_or(0, |l| l.id)).collect(),
-            facts: AccessFacts::of(view),
+            facts: AccessFacts::of(view, self.inner.checks_access),
         };
         if let Some(routes) = set.routes.get(&key) {
             return routes;

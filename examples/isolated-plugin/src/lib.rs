@@ -69,6 +69,16 @@ pub fn whoami(
     format!("{user_id} on {platform}")
 }
 
+/// Kick a member out of the group (for group admins on QQ; a plugin process lists it with these
+/// rules, and its host enforces them).
+#[tool(permission = "group_admin", platforms = ["qq"], scopes = ["group"])]
+pub fn kick(
+    /// Who to kick.
+    member: String,
+) -> String {
+    format!("kicked {member}")
+}
+
 /// Fail with a message.
 #[tool(core_tool = true)]
 pub fn refuse(

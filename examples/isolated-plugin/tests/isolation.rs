@@ -8,7 +8,9 @@
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
-use toolhook::{Dialect, Locale, ToolExecutionContext, ToolExecutionResult, ToolInvocation};
+use toolhook::{
+    ChatScope, Dialect, Locale, PermissionLevel, ToolExecutionContext, ToolExecutionResult, ToolInvocation, Visibility,
+};
 use toolhook_example_isolated as _;
 use toolhook_runtime::mcp::{McpServerEntry, McpServerStatus, McpServersConfig, McpToolProvider};
 use toolhook_runtime::{PluginToolProvider, ToolRegistry};
@@ -58,6 +60,8 @@ async fn it_serves_exactly_its_own_tools_as_declared() {
     let local = ToolRegistry::default();
     local.register_provider(PluginToolProvider::from_declared());
     let expected = local.get_llm_definitions(None, Dialect::Mcp).await;
+    // Listed for no caller, as a model without a chat sees them: `kick`'s rules leave it out,
+    // here as there.
     let listed = registry.list_tools(None).await;
     let names: Vec<&str> = listed.iter().map(|s| s.name()).collect();
     assert_eq!(names, ["cancelled_calls", "crash", "process_id", "refuse", "slow_echo", "wait_forever", "whoami"]);
@@ -84,6 +88,38 @@ async fn a_call_carries_the_hosts_chat_context_when_the_entry_forwards_it() {
     let (registry, provider) = host(McpServerEntry::stdio(PLUGIN)).await;
     let unheard = registry.invoke(whoami, Some(&ctx)).await;
     assert!(!unheard.success && unheard.error_message.contains("user_id: missing required parameter"), "{unheard:?}");
+    provider.remove_server("isolated").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn its_tools_keep_their_access_rules_and_visibility_in_the_host() {
+    let (registry, provider) = host(McpServerEntry::stdio(PLUGIN)).await;
+    let admin_on_qq = ToolExecutionContext {
+        platform: "qq".into(),
+        scope: Some(ChatScope::Group),
+        permission: PermissionLevel::GroupAdmin,
+        ..ToolExecutionContext::default()
+    };
+    let kick = ToolInvocation::new("kick", json!({"member": "mallory"}));
+    let kicked = registry.invoke(kick.clone(), Some(&admin_on_qq)).await;
+    assert!(kicked.success, "{kicked:?}");
+    assert_eq!(kicked.content, "kicked mallory");
+    // Everyone else is refused by the host, as for a tool it links.
+    let on_telegram = ToolExecutionContext { platform: "telegram".into(), ..admin_on_qq.clone() };
+    let member = ToolExecutionContext { permission: PermissionLevel::User, ..admin_on_qq.clone() };
+    for (who, ctx) in [("another platform", Some(&on_telegram)), ("a plain member", Some(&member)), ("no caller", None)]
+    {
+        let refused = registry.invoke(kick.clone(), ctx).await;
+        assert_eq!(refused.error_message, "Tool not found: kick", "{who}: {refused:?}");
+    }
+    // Listed where its rules admit the caller, with the author's visibility: its core tools are
+    // in every round, as in a host that links the plugin.
+    let lists_kick = |specs: Vec<toolhook::ToolSpec>| specs.iter().any(|s| s.name() == "kick");
+    assert!(lists_kick(registry.list_tools(Some(&(&admin_on_qq).into())).await));
+    assert!(!lists_kick(registry.list_tools(Some(&(&member).into())).await));
+    let listed = registry.list_tools(None).await;
+    let slow_echo = listed.iter().find(|s| s.name() == "slow_echo").expect("listed");
+    assert_eq!(slow_echo.visibility(), Visibility::Visible);
     provider.remove_server("isolated").await;
 }
 

@@ -1,6 +1,7 @@
 //! MCP servers' tools as a provider: every server a host configures, kept connected, its tools
 //! in the registry like any other provider's.
 
+use super::RULES_META_KEY;
 use super::config::{McpServerEntry, McpServersConfig, McpToolRules};
 use super::connection::{CallError, Connection, McpServerStatus, SpecMaker};
 use crate::context_parts::ContextParts;
@@ -317,11 +318,22 @@ impl McpToolProvider {
     }
 }
 
-/// The spec of a server's tool: its name, texts and schemas as sent, the host's rules; its
-/// metadata is the tool's `_meta` with `server_name` set to the server (after the `_meta` keys,
-/// or in the place of a `_meta` key of that name).
+/// The spec of a server's tool: its name, texts and schemas as sent, the host's rules over the
+/// tool's own (which a plugin process lists in `_meta` [`RULES_META_KEY`]); its metadata is the
+/// tool's other `_meta` keys with `server_name` set to the server (after them, or in the place
+/// of a `_meta` key of that name).
 fn spec_of(server: &str, tool: &rmcp::model::Tool, entry: &McpServerEntry) -> Option<ToolSpec> {
-    let rules: McpToolRules = entry.rules.overridden_by(entry.tools.get(tool.name.as_ref()));
+    // The tool's own rules, which a plugin process lists; the host's override them.
+    let own = tool.meta.as_ref().and_then(|meta| meta.get(RULES_META_KEY));
+    let own = match own.map(McpToolRules::from_meta).transpose() {
+        Ok(own) => own.unwrap_or_default(),
+        Err(error) => {
+            // Listing the tool without rules it claims could offer it to callers they exclude.
+            tracing::error!(server, tool = %crate::routes::shown(&tool.name), %error, "MCP tool not listed: its rules cannot be read");
+            return None;
+        }
+    };
+    let rules = own.overridden_by(Some(&entry.rules)).overridden_by(entry.tools.get(tool.name.as_ref()));
     let description = tool.description.as_deref().map(str::trim).filter(|d| !d.is_empty());
     let mut builder = ToolSpec::builder(tool.name.to_string())
         .visibility(rules.visibility.unwrap_or(Visibility::Deferred))
@@ -356,7 +368,7 @@ fn spec_of(server: &str, tool: &rmcp::model::Tool, entry: &McpServerEntry) -> Op
         builder = builder.annotation(annotation);
     }
     if let Some(meta) = &tool.meta {
-        for (key, value) in meta.iter() {
+        for (key, value) in meta.iter().filter(|(key, _)| *key != RULES_META_KEY) {
             builder = builder.metadata(key.clone(), value.clone());
         }
     }
@@ -484,5 +496,60 @@ mod tests {
         let spec = spec_of("brave", &bare, &McpServerEntry::http("http://localhost/mcp")).expect("a spec");
         assert_eq!(spec.parameters_schema(), &json!({"type": "object", "properties": {}, "required": []}));
         assert_eq!(spec.description(Locale::En), "MCP tool from brave");
+    }
+
+    #[test]
+    fn a_tools_own_rules_apply_under_the_entrys_and_stay_out_of_its_metadata() {
+        let own = json!({"visibility": "visible", "permission": "group_admin", "platforms": ["qq"],
+            "scopes": ["group"], "from_a_newer_plugin": 1});
+        let tool = rmcp::model::Tool::new("kick", "Kick a member", object(json!({"type": "object"})))
+            .with_meta(rmcp::model::MetaObject(object(json!({"vendor": "acme", "toolhook/rules": own}))));
+        let entry = McpServerEntry::stdio("plugin");
+        let spec = spec_of("plugin", &tool, &entry).expect("a spec");
+        assert_eq!(spec.visibility(), Visibility::Visible);
+        assert_eq!(spec.permission(), toolhook::PermissionLevel::GroupAdmin);
+        assert_eq!(spec.platforms(), ["qq"]);
+        assert_eq!(spec.scopes(), [toolhook::ChatScope::Group]);
+        let keys: Vec<&String> = spec.metadata().iter().map(|(k, _)| k).collect();
+        assert_eq!(keys, ["vendor", "server_name"]);
+
+        // The entry's rules win where they are set: for the server, then for the tool.
+        let entry = McpServerEntry::stdio("plugin")
+            .rules(McpToolRules::default().permission(toolhook::PermissionLevel::Owner))
+            .tool("kick", McpToolRules::default().visibility(Visibility::Deferred));
+        let spec = spec_of("plugin", &tool, &entry).expect("a spec");
+        assert_eq!(spec.visibility(), Visibility::Deferred);
+        assert_eq!(spec.permission(), toolhook::PermissionLevel::Owner);
+        assert_eq!(spec.platforms(), ["qq"]);
+
+        // Rules that cannot be read keep the tool out, rather than offer it to everyone.
+        let unreadable = tool
+            .clone()
+            .with_meta(rmcp::model::MetaObject(object(json!({"toolhook/rules": {"permission": "emperor"}}))));
+        assert!(spec_of("plugin", &unreadable, &McpServerEntry::stdio("plugin")).is_none());
+        let not_an_object = tool.with_meta(rmcp::model::MetaObject(object(json!({"toolhook/rules": ["qq"]}))));
+        assert!(spec_of("plugin", &not_an_object, &McpServerEntry::stdio("plugin")).is_none());
+    }
+
+    #[test]
+    fn a_specs_rules_read_back_as_listed() {
+        let spec = ToolSpec::builder("kick")
+            .description("Kick.")
+            .visibility(Visibility::Visible)
+            .permission(toolhook::PermissionLevel::BotAdmin)
+            .platforms(["qq", "telegram"])
+            .scopes([toolhook::ChatScope::Group, toolhook::ChatScope::Private])
+            .build()
+            .unwrap();
+        let listed = McpToolRules::of_spec(&spec).to_meta();
+        assert_eq!(
+            listed,
+            json!({"visibility": "visible", "permission": "bot_admin", "platforms": ["qq", "telegram"],
+                "scopes": ["group", "private"]})
+        );
+        assert_eq!(McpToolRules::from_meta(&listed).unwrap(), McpToolRules::of_spec(&spec));
+        let open = ToolSpec::builder("open").description("Open.").build().unwrap();
+        let listed = McpToolRules::of_spec(&open).to_meta();
+        assert_eq!(listed, json!({"visibility": "deferred", "permission": "user", "platforms": [], "scopes": []}));
     }
 }

@@ -2,11 +2,12 @@
 //! entry with `command`/`args`/`env` or `url`/`headers`), so users can paste entries they
 //! already have. toolhook's own settings for an entry live under its `toolhook` key.
 
+use super::RULES_META_KEY;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
-use toolhook::{ChatScope, PermissionLevel, Visibility};
+use toolhook::{ChatScope, PermissionLevel, ToolSpec, Visibility};
 
 /// How to reach an MCP server.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,6 +87,42 @@ impl McpToolRules {
     pub fn permission(mut self, permission: PermissionLevel) -> Self {
         self.permission = Some(permission);
         self
+    }
+
+    /// A tool's own rules, as a plugin process lists them (`_meta` [`RULES_META_KEY`]): every
+    /// rule, the unlimited ones included.
+    pub(crate) fn of_spec(spec: &ToolSpec) -> McpToolRules {
+        McpToolRules {
+            visibility: Some(spec.visibility()),
+            permission: Some(spec.permission()),
+            platforms: Some(spec.platforms().to_vec()),
+            scopes: Some(spec.scopes().to_vec()),
+        }
+    }
+
+    /// The rules as the JSON object [`from_meta`](Self::from_meta) reads (the keys of a
+    /// server's `toolhook` settings).
+    pub(crate) fn to_meta(&self) -> Value {
+        let mut map = Map::new();
+        if let Some(visibility) = self.visibility {
+            map.insert("visibility".into(), visibility.as_str().into());
+        }
+        if let Some(permission) = self.permission {
+            map.insert("permission".into(), permission.to_string().into());
+        }
+        if let Some(platforms) = &self.platforms {
+            map.insert("platforms".into(), platforms.clone().into());
+        }
+        if let Some(scopes) = &self.scopes {
+            map.insert("scopes".into(), scopes.iter().map(ToString::to_string).collect::<Vec<_>>().into());
+        }
+        Value::Object(map)
+    }
+
+    /// The rules a server listed for its tool in `_meta` [`RULES_META_KEY`]; keys this version
+    /// does not know are left out (a newer plugin may send more).
+    pub(crate) fn from_meta(value: &Value) -> Result<McpToolRules, McpConfigError> {
+        rules_from(&format!("_meta.{RULES_META_KEY}"), value, true)
     }
 
     /// These rules, with `other`'s where it sets them.

@@ -74,6 +74,10 @@ mod transport;
 /// [`McpServerEntry::forward_context`] and read with [`McpServerBuilder::caller_context`].
 pub(crate) const CONTEXT_META_KEY: &str = "toolhook/context";
 
+/// The `_meta` key of a listed tool's own rules (visibility, permission, platforms, scopes),
+/// which a plugin process sends and a host applies under its own.
+pub(crate) const RULES_META_KEY: &str = "toolhook/rules";
+
 pub use client::{McpToolProvider, McpToolProviderBuilder};
 pub use config::{McpConfigError, McpProtocol, McpServerEntry, McpServersConfig, McpToolRules, McpTransport};
 pub use connection::McpServerStatus;

@@ -3,9 +3,8 @@
 
 use super::server::McpServer;
 use crate::plugins::{PluginHost, PluginSet};
-use crate::registry::ToolRegistry;
+use crate::registry::{RegistryConfig, ToolRegistry};
 use std::process::ExitCode;
-use toolhook::{PermissionLevel, ToolSpec};
 
 /// Serves the tools of the plugins `package` declares (its `#[plugin]`s and its free `#[tool]`s,
 /// and nothing another crate linked into the program declares) over MCP on stdin and stdout,
@@ -28,11 +27,14 @@ use toolhook::{PermissionLevel, ToolSpec};
 /// A call carries the host's chat context when the host's entry for the process sets
 /// [`forward_context`](super::McpServerEntry::forward_context): context parameters (`chat_id`,
 /// `user_id`, …) are filled from it, as in the host.
-/// Without it a call runs in an empty context. Listing knows no caller, so the tools are listed in
-/// an empty context (a `user` on no platform, in no known chat): a tool limited to platforms,
-/// chat scopes or a rank above `user` is not served at all, and is named on stderr at start. Keep
-/// those tools in the host's process, or set a served tool's access rules in the host's entry
-/// ([`McpToolRules`](super::McpToolRules)).
+/// Without it a call runs in an empty context.
+///
+/// Access rules are the host's to check, as for a plugin in its own process: every tool is
+/// listed, whatever its platforms, chat scopes and rank, with those rules and its visibility in
+/// the tool's `_meta` (`toolhook/rules`); the host's [`McpToolProvider`](super::McpToolProvider)
+/// gives each tool those rules, under any the host's entry sets
+/// ([`McpToolRules`](super::McpToolRules)), and its registry enforces them per caller. The
+/// process runs every call its host sends.
 pub fn serve_plugin_process(package: &str) -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
@@ -50,18 +52,8 @@ pub fn serve_plugin_process(package: &str) -> ExitCode {
             );
             return ExitCode::FAILURE;
         }
-        for plugin in plugins.plugins() {
-            for tool in plugin.tools() {
-                if let Some(limit) = access_limit(tool.spec()) {
-                    eprintln!(
-                        "{package}: tool {} is limited to {limit} and is not served: a plugin process lists its \
-                         tools without a chat (no caller is known then); keep it in the host's process",
-                        tool.name()
-                    );
-                }
-            }
-        }
-        let registry = ToolRegistry::default();
+        // The host checks the tools' access rules: it learns them from the listing.
+        let registry = ToolRegistry::leaving_access_to_client(RegistryConfig::default());
         let host = PluginHost::builder().plugins(plugins).registry(&registry).build();
         for outcome in host.load_all().await {
             if let Some(reason) = outcome.reason {
@@ -81,43 +73,4 @@ pub fn serve_plugin_process(package: &str) -> ExitCode {
             }
         }
     })
-}
-
-/// What keeps a tool from an empty context: its platforms, chat scopes or a rank above `user`.
-fn access_limit(spec: &ToolSpec) -> Option<String> {
-    let mut limits = Vec::new();
-    if !spec.platforms().is_empty() {
-        limits.push(format!("platforms {}", spec.platforms().join(", ")));
-    }
-    if !spec.scopes().is_empty() {
-        let scopes: Vec<String> = spec.scopes().iter().map(ToString::to_string).collect();
-        limits.push(format!("chat scopes {}", scopes.join(", ")));
-    }
-    if spec.permission() != PermissionLevel::User {
-        limits.push(format!("the rank {} and above", spec.permission()));
-    }
-    (!limits.is_empty()).then(|| limits.join(" and "))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::access_limit;
-    use toolhook::{ChatScope, PermissionLevel, ToolSpec};
-
-    #[test]
-    fn a_tool_an_empty_context_cannot_reach_is_named_with_its_limits() {
-        let open = ToolSpec::builder("open").description("Open.").build().unwrap();
-        assert_eq!(access_limit(&open), None);
-        let limited = ToolSpec::builder("limited")
-            .description("Limited.")
-            .platforms(["qq"])
-            .scopes([ChatScope::Group])
-            .permission(PermissionLevel::BotAdmin)
-            .build()
-            .unwrap();
-        assert_eq!(
-            access_limit(&limited).as_deref(),
-            Some("platforms qq and chat scopes group and the rank bot_admin and above")
-        );
-    }
 }

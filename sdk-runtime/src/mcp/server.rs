@@ -3,10 +3,11 @@
 //! client (progress, logs, cancellation, questions). rmcp does the protocol; this is the bridge.
 #![allow(deprecated)] // rmcp marks the logging APIs as superseded; MCP still has them.
 
-use super::CONTEXT_META_KEY;
 use super::call::{McpCall, Rounds};
+use super::config::McpToolRules;
 use super::content::to_call_result;
 use super::request_state::RequestStates;
+use super::{CONTEXT_META_KEY, RULES_META_KEY};
 use crate::deferred::{DeferredTools, TOOL_SEARCH};
 use crate::registry::ToolRegistry;
 use rmcp::model::{
@@ -317,13 +318,20 @@ impl McpServer {
             None => shared.registry.list_tools(Some(&shared.availability)).await,
         };
         let locale = shared.registry.locale();
+        // A registry that leaves access to its client (a plugin process) tells it each tool's rules.
+        let rules_to_client = !shared.registry.checks_access();
         let tools: Vec<Tool> = specs
             .iter()
             .filter_map(|spec| {
                 let definition = shared.registry.definition(spec, Dialect::Mcp, locale);
-                serde_json::from_value(definition)
+                let mut tool: Tool = serde_json::from_value(definition)
                     .inspect_err(|e| tracing::warn!(tool = spec.name(), %e, "tool not listed over MCP"))
-                    .ok()
+                    .ok()?;
+                if rules_to_client {
+                    let rules = McpToolRules::of_spec(spec).to_meta();
+                    tool.meta.get_or_insert_default().insert(RULES_META_KEY.to_owned(), rules);
+                }
+                Some(tool)
             })
             .collect();
         *write(&shared.tools) = Arc::new(tools.clone());
