@@ -10,6 +10,11 @@ use toolhook::{Locale, ToolSpec};
 /// The manifest of every collected plugin; deterministic (plugins by id, tools and handlers by
 /// name, keys in a fixed order, both locales always present).
 ///
+/// A plugin's `state_on_collect` is `"failed"` when it cannot load at all; its `problems` list
+/// why, and also name each component left out (a duplicate tool name, a tool whose spec is
+/// invalid, a command that does not fit its tool), which the manifest does not describe: the
+/// plugin loads without them, so its state stays `"ok"`.
+///
 /// ```
 /// use toolhook_runtime::{HostClassification, PluginSet, manifest};
 ///
@@ -47,7 +52,10 @@ fn plugin(p: &CollectedPlugin, classification: &HostClassification) -> Value {
     out.insert("source".into(), json!(classification.classify(p.id()).as_str()));
     out.insert("default_plugin".into(), json!(p.is_default_plugin()));
     out.insert("state_on_collect".into(), json!(if p.problems().is_empty() { "ok" } else { "failed" }));
-    out.insert("problems".into(), json!(p.problems()));
+    // Whole-plugin problems, then those of the components left out (the plugin loads without
+    // them): a host reading the manifest learns of every one.
+    let problems = p.problems().iter().cloned().chain(p.left_out().iter().map(|problem| problem.message.clone()));
+    out.insert("problems".into(), json!(problems.collect::<Vec<_>>()));
     out.insert("config".into(), config.unwrap_or(Value::Null));
     out.insert(
         "tools".into(),
