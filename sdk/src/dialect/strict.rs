@@ -205,16 +205,13 @@ fn make_nullable(prop: &mut Value) {
         }
         _ => {
             let null = Value::Object(Map::from_iter([("type".to_owned(), Value::from("null"))]));
-            match map.get_mut("anyOf") {
-                // A union gains a `null` branch; its description stays outside.
-                Some(Value::Array(branches)) => {
-                    if !branches.iter().any(|b| b.get("type") == Some(&Value::from("null"))) {
-                        branches.push(null);
-                    }
-                }
-                // The whole property, its description included, is the first branch; but a `$ref`
-                // strict mode takes only alone, so a reference's other keywords (a description)
-                // stay beside the branches.
+            match map.get("anyOf") {
+                // A union with a `null` branch already takes `null`.
+                Some(Value::Array(branches))
+                    if branches.iter().any(|b| b.get("type") == Some(&Value::from("null"))) => {}
+                // The whole property, its description (and a union's branches) included, is the
+                // first branch; but a `$ref` strict mode takes only alone, so a reference's other
+                // keywords (a description) stay beside the branches.
                 _ => {
                     let mut inner = std::mem::take(map);
                     if inner.contains_key("$ref") {
