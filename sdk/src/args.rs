@@ -1265,6 +1265,33 @@ pub struct PlainError {
     pub path: String,
     /// serde's message.
     pub message: String,
+    /// The value as argument errors name what they got (`array`, `string "x"`), when the error
+    /// is about the value itself (its path is `.`); empty otherwise.
+    pub got: String,
+}
+
+impl PlainError {
+    fn of(error: serde_path_to_error::Error<serde_json::Error>, value: impl FnOnce() -> String) -> Self {
+        let path = error.path().to_string();
+        let got = if path == "." { value() } else { String::new() };
+        PlainError { path, message: error.into_inner().to_string(), got }
+    }
+}
+
+/// The JSON type serde's `invalid type` message says a value should have had, where it names one
+/// for sure: `array` for a sequence, a tuple or an array, `object` for a struct, a map or a
+/// tagged enum (`None` for anything else, such as an enum's `string or map`).
+fn expected_json_type(message: &str) -> Option<&'static str> {
+    let (_, expected) = message.strip_prefix("invalid type: ")?.rsplit_once(", expected ")?;
+    let array = ["a sequence", "a tuple of size ", "an array of length ", "tuple struct "];
+    let object = ["struct ", "a map", "map", "internally tagged enum ", "adjacently tagged enum "];
+    if array.iter().any(|a| expected.starts_with(a)) {
+        Some("array")
+    } else if object.iter().any(|o| expected.starts_with(o)) {
+        Some("object")
+    } else {
+        None
+    }
 }
 
 /// An error of a user type's own `Deserialize` that the argument errors have words for, read
@@ -1319,8 +1346,17 @@ fn user_type_error(message: &str) -> Option<UserTypeError<'_>> {
 
 /// Reads a `T` with its own `Deserialize`.
 pub fn plain_decode<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, PlainError> {
-    serde_path_to_error::deserialize::<_, T>(value)
-        .map_err(|e| PlainError { path: e.path().to_string(), message: e.into_inner().to_string() })
+    match value {
+        // Moved in, so that its strings are too; an error about the value itself needs only its kind.
+        Value::Array(_) | Value::Object(_) => {
+            let kind = if value.is_array() { "array" } else { "object" };
+            serde_path_to_error::deserialize::<_, T>(value).map_err(|e| PlainError::of(e, || kind.to_owned()))
+        }
+        // Read by reference (a scalar holds at most one string), so an error can quote it.
+        scalar => {
+            serde_path_to_error::deserialize::<_, T>(&scalar).map_err(|e| PlainError::of(e, || describe_value(&scalar)))
+        }
+    }
 }
 
 /// Reads a [`Plain`] parameter; [`optional`](Self::optional) reads an `Option` of one.
@@ -1347,22 +1383,25 @@ impl<'a, T> PlainSeed<'a, T> {
         check_allowed(&value, &self.at, self.meta, self.cx, || describe_value(&value))?;
         match (self.decode)(value) {
             Ok(v) => Ok(Plain(v)),
-            Err(PlainError { path: inner, message }) => {
+            Err(PlainError { path: inner, message, got }) => {
                 let base = self.at.render();
                 let mut path = match inner.as_str() {
                     "." | "" => base,
                     p if p.starts_with('[') => format!("{base}{p}"),
                     p => format!("{base}.{p}"),
                 };
-                let kind = match user_type_error(&message) {
-                    Some(UserTypeError::Missing(field)) => {
+                // The parameter's own value is of another kind: said as for any parameter.
+                let wrong_type = expected_json_type(&message).filter(|_| !got.is_empty());
+                let kind = match (wrong_type, user_type_error(&message)) {
+                    (Some(expected), _) => ArgsErrorKind::WrongType { expected, actual: got },
+                    (None, Some(UserTypeError::Missing(field))) => {
                         path = format!("{path}.{field}");
                         ArgsErrorKind::Missing
                     }
-                    Some(UserTypeError::UnknownVariant { variant, allowed }) => {
+                    (None, Some(UserTypeError::UnknownVariant { variant, allowed })) => {
                         ArgsErrorKind::NotAllowed { allowed, actual: actual_str(variant) }
                     }
-                    None => ArgsErrorKind::Other(message),
+                    (None, None) => ArgsErrorKind::Other(message),
                 };
                 let mut slot = self.cx.error.borrow_mut();
                 if slot.is_none() {

@@ -238,7 +238,13 @@ pub trait NoDecodeProbe<T> {
 
 impl<T> NoDecodeProbe<T> for &Probe<T> {
     fn plain_decoder(&self) -> args::PlainDecode<T> {
-        |_| Err(args::PlainError { path: String::new(), message: "this parameter cannot be decoded".to_owned() })
+        |_| {
+            Err(args::PlainError {
+                path: String::new(),
+                message: "this parameter cannot be decoded".to_owned(),
+                got: String::new(),
+            })
+        }
     }
     fn value_check(&self) -> ValueCheck {
         |_| Err("this parameter cannot be decoded".to_owned())
