@@ -23,49 +23,13 @@ use toolhook_runtime::{
 mod stub;
 use stub::Stub;
 
-const HINT: &str = "Use tool_search to look up this tool's parameters, then try again.";
-const NO_MATCH_EN: &str =
-    "No matching deferred tools found. Try a more complete tool name, a prefix or other keywords.";
-const NO_MATCH_ZH: &str = "未找到匹配的 deferred tools，请尝试更完整的工具名、前缀或其他关键词。";
-const EMPTY_QUERY_EN: &str = "tool_search needs a non-empty `query` string argument.";
-const EMPTY_QUERY_ZH: &str = "tool_search 需要提供非空的 `query` 字符串参数。";
-
-fn visible(name: &str, description: &str) -> ToolSpec {
-    ToolSpec::builder(name).description(description).visibility(Visibility::Visible).build().unwrap()
-}
-
-fn deferred(name: &str, description: &str) -> ToolSpec {
-    ToolSpec::builder(name).description(description).visibility(Visibility::Deferred).build().unwrap()
-}
-
-/// The five deferred tools of the worked scoring examples, in this pool order.
-fn example_pool() -> Vec<ToolSpec> {
-    vec![
-        deferred("web_search", "Search the web"),
-        deferred("web_fetch", "Fetch a URL"),
-        deferred("image_gen", "Generate images for the web"),
-        deferred("search_memes", "Find memes"),
-        deferred("view_forward_message", "查看合并转发消息的内容"),
-    ]
-}
-
-/// A registry with the built-in provider (`tool_search`) first, then `specs` from a plugin-type
-/// provider; also gives the discovery state `tool_search` shares.
-fn deferred_registry(locale: Locale, specs: Vec<ToolSpec>) -> (ToolRegistry, DeferredTools) {
-    let builtin = BuiltinToolProvider::new();
-    let discovery = builtin.deferred().clone();
-    let registry = ToolRegistry::new(RegistryConfig::default().locale(locale));
-    registry.register_provider(builtin);
-    registry.register_provider(Stub::new("pool", "plugin", specs));
-    (registry, discovery)
-}
-
-/// The example pool behind `tool_search`, with one visible `reply`.
-fn example_registry(locale: Locale) -> (ToolRegistry, DeferredTools) {
-    let mut specs = vec![visible("reply", "Reply to the user")];
-    specs.extend(example_pool());
-    deferred_registry(locale, specs)
-}
+#[path = "common/deferred_pool.rs"]
+#[allow(dead_code)]
+mod deferred_pool;
+use deferred_pool::{
+    EMPTY_QUERY_EN, EMPTY_QUERY_ZH, HINT_EN, NO_MATCH_EN, NO_MATCH_ZH, deferred, deferred_registry, example_registry,
+    visible,
+};
 
 /// Calls `tool_search` with `arguments` in session `session`.
 async fn search(registry: &ToolRegistry, session: &str, arguments: Value) -> ToolExecutionResult {
@@ -357,7 +321,7 @@ async fn a_deferred_tool_the_context_denies_gets_no_hint() {
         c.permission = PermissionLevel::Owner;
     });
     let allowed = deferred.invoke(&registry, call(), &owner).await;
-    assert_eq!(allowed.error_message, format!("boom\n{HINT}"));
+    assert_eq!(allowed.error_message, format!("boom\n{HINT_EN}"));
 }
 
 /// The hint "is added once: appended after \n to error_message if it is non-empty, ... A text
@@ -365,9 +329,9 @@ async fn a_deferred_tool_the_context_denies_gets_no_hint() {
 /// appended, and one with the hint in its middle keeps its text.
 #[tokio::test]
 async fn the_hint_follows_a_blank_error_and_spares_a_text_quoting_it() {
-    let cases = [("  ", format!("  \n{HINT}")), ("see: {HINT} (ok)", String::new())];
+    let cases = [("  ", format!("  \n{HINT_EN}")), ("see: {HINT_EN} (ok)", String::new())];
     for (error_message, expected) in cases {
-        let error_message = error_message.replace("{HINT}", HINT);
+        let error_message = error_message.replace("{HINT_EN}", HINT_EN);
         let expected = if expected.is_empty() { error_message.clone() } else { expected };
         let answer = error_message.clone();
         let provider = Stub::answering("pool", "plugin", [deferred("web_fetch", "Fetch a URL")], move |call| {

@@ -23,28 +23,22 @@ use toolhook_runtime::{
 mod stub;
 use stub::Stub;
 
+#[path = "common/deferred_pool.rs"]
+#[allow(dead_code)]
+mod deferred_pool;
+use deferred_pool::{
+    EMPTY_QUERY_EN, EMPTY_QUERY_ZH, HINT_EN, NO_MATCH_EN, NO_MATCH_ZH, deferred, deferred_registry, example_pool,
+    example_registry, visible,
+};
+
 // ---- fixtures -------------------------------------------------------------------------------------
 
-const HINT_EN: &str = "Use tool_search to look up this tool's parameters, then try again.";
 const HINT_ZH: &str = "请通过 tool_search 查看具体的工具参数后再重试。";
-const NO_MATCH_EN: &str =
-    "No matching deferred tools found. Try a more complete tool name, a prefix or other keywords.";
-const NO_MATCH_ZH: &str = "未找到匹配的 deferred tools，请尝试更完整的工具名、前缀或其他关键词。";
-const EMPTY_QUERY_EN: &str = "tool_search needs a non-empty `query` string argument.";
-const EMPTY_QUERY_ZH: &str = "tool_search 需要提供非空的 `query` 字符串参数。";
 const INTRO_EN: &str = "The following tools are not exposed to you directly, but you can discover them with the tool_search tool and use them in later rounds:";
 const CLOSING_EN: &str =
     "Call tool_search first if you need one of them. tool_search only discovers tools; it does not run them.";
 const INTRO_ZH: &str = "以下工具当前未直接暴露给你，但可以通过 tool_search 工具发现并在后续轮次中使用：";
 const CLOSING_ZH: &str = "如需其中某个工具，请先调用 tool_search。tool_search 只负责发现工具，不直接执行。";
-
-fn visible(name: &str, description: &str) -> ToolSpec {
-    ToolSpec::builder(name).description(description).visibility(Visibility::Visible).build().unwrap()
-}
-
-fn deferred(name: &str, description: &str) -> ToolSpec {
-    ToolSpec::builder(name).description(description).visibility(Visibility::Deferred).build().unwrap()
-}
 
 /// A spec with metadata entries and the given visibility, no description.
 fn spec_with(name: &str, visibility: Visibility, metadata: &[(&str, &str)]) -> ToolSpec {
@@ -53,34 +47,6 @@ fn spec_with(name: &str, visibility: Visibility, metadata: &[(&str, &str)]) -> T
         builder = builder.metadata(*key, *value);
     }
     builder.build().unwrap()
-}
-
-/// The five deferred tools of the worked scoring examples, in this pool order.
-fn example_pool() -> Vec<ToolSpec> {
-    vec![
-        deferred("web_search", "Search the web"),
-        deferred("web_fetch", "Fetch a URL"),
-        deferred("image_gen", "Generate images for the web"),
-        deferred("search_memes", "Find memes"),
-        deferred("view_forward_message", "查看合并转发消息的内容"),
-    ]
-}
-
-/// The built-in provider (`tool_search`) first, then `specs` from a plugin-type provider `pool`.
-fn deferred_registry(locale: Locale, specs: Vec<ToolSpec>) -> (ToolRegistry, DeferredTools) {
-    let builtin = BuiltinToolProvider::new();
-    let discovery = builtin.deferred().clone();
-    let registry = ToolRegistry::new(RegistryConfig::default().locale(locale));
-    registry.register_provider(builtin);
-    registry.register_provider(Stub::new("pool", "plugin", specs));
-    (registry, discovery)
-}
-
-/// The example pool with one visible `reply` before it.
-fn example_registry(locale: Locale) -> (ToolRegistry, DeferredTools) {
-    let mut specs = vec![visible("reply", "Reply to the user")];
-    specs.extend(example_pool());
-    deferred_registry(locale, specs)
 }
 
 fn session(id: &str) -> ToolExecutionContext {
