@@ -47,6 +47,17 @@ impl Shape {
     }
 
     /// The leaf scalar's Rust type name, for "out of range" messages.
+    /// The JSON type of the value itself when a std container gives it (`array` for a sequence,
+    /// `object` for a map), through an `Option`; `None` for anything else.
+    pub(crate) fn outer_json_type(&self) -> Option<&'static str> {
+        match self {
+            Shape::Option(inner) => inner.outer_json_type(),
+            Shape::Seq(_) => Some("array"),
+            Shape::Map(_) => Some("object"),
+            _ => None,
+        }
+    }
+
     pub(crate) fn rust_leaf(&self) -> String {
         match self {
             Shape::Int { rust, .. } | Shape::Float { rust } => rust.clone(),

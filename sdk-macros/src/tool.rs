@@ -842,7 +842,13 @@ pub(crate) fn generate(
             }
             None => quote!(::core::option::Option::None),
         };
-        metas.push(quote!(::toolhook::__private::args::ParamMeta { rust_type: #rust_type, allowed: #allowed }));
+        let outer = match p.shape.outer_json_type() {
+            Some(outer) => quote!(::core::option::Option::Some(#outer)),
+            None => quote!(::core::option::Option::None),
+        };
+        metas.push(
+            quote!(::toolhook::__private::args::ParamMeta { rust_type: #rust_type, allowed: #allowed, outer: #outer }),
+        );
         if let Some(user) = first_user(&p.shape) {
             assertions.push(parameter_checks(user, &p.ty, plain.as_ref()));
         }

@@ -12,8 +12,8 @@ use toolhook::{Locale, ToolSpec};
 ///
 /// A plugin's `state_on_collect` is `"failed"` when it cannot load at all; its `problems` list
 /// why, and also name each component left out (a duplicate tool name, a tool whose spec is
-/// invalid, a command that does not fit its tool), which the manifest does not describe: the
-/// plugin loads without them, so its state stays `"ok"`.
+/// invalid, a command that does not fit its tool), which are absent from its `tools` and
+/// `hook_handlers`: the plugin loads without them, so its state stays `"ok"`.
 ///
 /// ```
 /// use toolhook_runtime::{HostClassification, PluginSet, manifest};

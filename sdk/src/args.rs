@@ -322,6 +322,9 @@ pub struct ParamMeta {
     pub rust_type: &'static str,
     /// The `enum` values, if declared.
     pub allowed: Option<&'static [Literal]>,
+    /// The JSON type of the value itself when a std container gives it (`array` for `Vec<T>`,
+    /// `object` for `HashMap<String, T>`); `None` for a scalar or a user type.
+    pub outer: Option<&'static str>,
 }
 
 /// The state of one decoding: the first error, with its path; and the integers too large for a
@@ -1250,7 +1253,8 @@ map_like!(HashMap, BTreeMap);
 /// lenient scalar rules, with the JSON path of a failure inside it ([`PlainSeed`]). A missing
 /// field and an unknown enum variant are reported in the argument errors' own words
 /// (`items[1].id: missing required parameter`, `colour: expected one of "Red", "Green", got
-/// string "Blue"`); any other failure in serde's.
+/// string "Blue"`), and so is a sequence or a map of them given a value of another kind
+/// (`items: expected array, got object`); any other failure in serde's.
 #[derive(Debug)]
 pub struct Plain<T>(pub T);
 
@@ -1260,6 +1264,7 @@ pub type PlainDecode<T> = fn(Value) -> Result<T, PlainError>;
 
 /// Why a [`Plain`] value did not decode.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct PlainError {
     /// The path inside the value (`.`, `x`, `[0].y`).
     pub path: String,
@@ -1275,22 +1280,6 @@ impl PlainError {
         let path = error.path().to_string();
         let got = if path == "." { value() } else { String::new() };
         PlainError { path, message: error.into_inner().to_string(), got }
-    }
-}
-
-/// The JSON type serde's `invalid type` message says a value should have had, where it names one
-/// for sure: `array` for a sequence, a tuple or an array, `object` for a struct, a map or a
-/// tagged enum (`None` for anything else, such as an enum's `string or map`).
-fn expected_json_type(message: &str) -> Option<&'static str> {
-    let (_, expected) = message.strip_prefix("invalid type: ")?.rsplit_once(", expected ")?;
-    let array = ["a sequence", "a tuple of size ", "an array of length ", "tuple struct "];
-    let object = ["struct ", "a map", "map", "internally tagged enum ", "adjacently tagged enum "];
-    if array.iter().any(|a| expected.starts_with(a)) {
-        Some("array")
-    } else if object.iter().any(|o| expected.starts_with(o)) {
-        Some("object")
-    } else {
-        None
     }
 }
 
@@ -1390,8 +1379,12 @@ impl<'a, T> PlainSeed<'a, T> {
                     p if p.starts_with('[') => format!("{base}{p}"),
                     p => format!("{base}.{p}"),
                 };
-                // The parameter's own value is of another kind: said as for any parameter.
-                let wrong_type = expected_json_type(&message).filter(|_| !got.is_empty());
+                // The parameter's own value is of another kind than its sequence or map: said as
+                // for any parameter. (serde reports an error inside a tagged enum or a flattened
+                // field at the root too; the kinds tell those apart.)
+                let wrong_type = self.meta.outer.filter(|outer| {
+                    inner == "." && message.starts_with("invalid type: ") && !got.is_empty() && got != *outer
+                });
                 let kind = match (wrong_type, user_type_error(&message)) {
                     (Some(expected), _) => ArgsErrorKind::WrongType { expected, actual: got },
                     (None, Some(UserTypeError::Missing(field))) => {
@@ -1707,7 +1700,7 @@ pub fn drop_deep(value: Value) {
 /// Decodes a `#[param(default = …)]` literal into the parameter type (when the model left the
 /// parameter out or sent `null`).
 pub fn decode_default<P: Param>(literal: &Literal) -> Option<P> {
-    static META: ParamMeta = ParamMeta { rust_type: "", allowed: None };
+    static META: ParamMeta = ParamMeta { rust_type: "", allowed: None, outer: None };
     let cx = DecodeCx::default();
     P::decode(&literal.to_value(), &Path::Param("default"), &META, &cx).ok()
 }

@@ -83,7 +83,7 @@ async fn provider_registry() -> ToolRegistry {
 
 /// The capabilities the provider declares, for the wire-identical rmcp client.
 fn same_capabilities() -> Value {
-    json!({"elicitation": {"form": {}}, "sampling": {}, "roots": {}})
+    json!({"elicitation": {"form": {}}, "sampling": {}, "roots": {}, "experimental": {"toolhook/rules": {}}})
 }
 
 static SETUP: LazyLock<Setup> = LazyLock::new(|| {

@@ -123,6 +123,59 @@ async fn its_tools_keep_their_access_rules_and_visibility_in_the_host() {
     provider.remove_server("isolated").await;
 }
 
+/// An rmcp client of the plugin declaring `capabilities`, in the protocol era `version`.
+async fn plain_client(
+    capabilities: Value,
+    version: rmcp::model::ProtocolVersion,
+) -> rmcp::service::RunningService<rmcp::RoleClient, rmcp::model::ClientConfig> {
+    use rmcp::ClientServiceExt;
+    let mut command = tokio::process::Command::new(PLUGIN);
+    command.stderr(std::process::Stdio::null());
+    let capabilities: rmcp::model::ClientCapabilities = serde_json::from_value(capabilities).unwrap();
+    let handler = rmcp::model::ClientConfig::new(capabilities, rmcp::model::Implementation::new("plain", "1.0.0"));
+    let lifecycle = if version == rmcp::model::ProtocolVersion::V_2026_07_28 {
+        rmcp::ClientLifecycleMode::Discover { preferred_versions: vec![version] }
+    } else {
+        rmcp::ClientLifecycleMode::Initialize
+    };
+    let transport = rmcp::transport::TokioChildProcess::new(command).unwrap();
+    handler.serve_with_lifecycle(transport, lifecycle).await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_does_not_check_the_rules_gets_them_checked_by_the_plugin() {
+    use rmcp::model::{CallToolRequestParams, ProtocolVersion};
+    for version in [ProtocolVersion::V_2026_07_28, ProtocolVersion::V_2025_11_25] {
+        // Any MCP client but a toolhook host (or an older one): the plugin checks the rules itself,
+        // in the only context it has, where nobody is a group admin on QQ.
+        let plain = plain_client(json!({}), version.clone()).await;
+        let listed = plain.peer().list_all_tools().await.unwrap();
+        let names: Vec<&str> = listed.iter().map(|t| t.name.as_ref()).collect();
+        assert!(names.contains(&"whoami") && !names.contains(&"kick"), "{version}: {names:?}");
+        let kick =
+            CallToolRequestParams::new("kick").with_arguments(json!({"member": "x"}).as_object().unwrap().clone());
+        let refused = plain.peer().call_tool(kick.clone()).await;
+        assert!(refused.is_err(), "{version}: {refused:?}");
+        plain.cancel().await.unwrap();
+
+        // A client that says it checks them is given every tool with its rules.
+        let checking = plain_client(json!({"experimental": {"toolhook/rules": {}}}), version.clone()).await;
+        let listed = checking.peer().list_all_tools().await.unwrap();
+        let kick_listed = listed.iter().find(|t| t.name == "kick").expect("kick listed");
+        let rules = kick_listed.meta.as_ref().and_then(|m| m.get("toolhook/rules")).cloned();
+        assert_eq!(
+            rules,
+            Some(
+                json!({"visibility": "deferred", "permission": "group_admin", "platforms": ["qq"], "scopes": ["group"]})
+            ),
+            "{version}"
+        );
+        let kicked = checking.peer().call_tool(kick).await.unwrap();
+        assert_eq!(kicked.is_error, Some(false), "{version}: {kicked:?}");
+        checking.cancel().await.unwrap();
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_crash_mid_call_is_a_clear_error_and_the_plugin_comes_back() {
     let (registry, provider) = host(McpServerEntry::stdio(PLUGIN)).await;

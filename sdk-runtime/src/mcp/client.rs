@@ -501,7 +501,7 @@ mod tests {
     #[test]
     fn a_tools_own_rules_apply_under_the_entrys_and_stay_out_of_its_metadata() {
         let own = json!({"visibility": "visible", "permission": "group_admin", "platforms": ["qq"],
-            "scopes": ["group"], "from_a_newer_plugin": 1});
+            "scopes": ["group"]});
         let tool = rmcp::model::Tool::new("kick", "Kick a member", object(json!({"type": "object"})))
             .with_meta(rmcp::model::MetaObject(object(json!({"vendor": "acme", "toolhook/rules": own}))));
         let entry = McpServerEntry::stdio("plugin");
@@ -527,8 +527,11 @@ mod tests {
             .clone()
             .with_meta(rmcp::model::MetaObject(object(json!({"toolhook/rules": {"permission": "emperor"}}))));
         assert!(spec_of("plugin", &unreadable, &McpServerEntry::stdio("plugin")).is_none());
-        let not_an_object = tool.with_meta(rmcp::model::MetaObject(object(json!({"toolhook/rules": ["qq"]}))));
+        let not_an_object = tool.clone().with_meta(rmcp::model::MetaObject(object(json!({"toolhook/rules": ["qq"]}))));
         assert!(spec_of("plugin", &not_an_object, &McpServerEntry::stdio("plugin")).is_none());
+        // A rule this version does not know could narrow who may use the tool: not listed either.
+        let unknown_rule = tool.with_meta(rmcp::model::MetaObject(object(json!({"toolhook/rules": {"min_age": 18}}))));
+        assert!(spec_of("plugin", &unknown_rule, &McpServerEntry::stdio("plugin")).is_none());
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! already have. toolhook's own settings for an entry live under its `toolhook` key.
 
 use super::RULES_META_KEY;
+use crate::access::AccessFacts;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -64,7 +65,8 @@ impl std::str::FromStr for McpProtocol {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct McpToolRules {
-    /// Visible, deferred or hidden (default for a server: deferred, as `tool_search` finds them).
+    /// Visible, deferred or hidden (default for a server: deferred, as `tool_search` finds them,
+    /// unless the tool lists its own in `_meta` `toolhook/rules`).
     pub visibility: Option<Visibility>,
     /// The lowest caller rank that may use the tools.
     pub permission: Option<PermissionLevel>,
@@ -119,10 +121,18 @@ impl McpToolRules {
         Value::Object(map)
     }
 
-    /// The rules a server listed for its tool in `_meta` [`RULES_META_KEY`]; keys this version
-    /// does not know are left out (a newer plugin may send more).
+    /// The rules a server listed for its tool in `_meta` [`RULES_META_KEY`]. A key this version
+    /// does not know is an error: it could be a rule that narrows who may use the tool.
     pub(crate) fn from_meta(value: &Value) -> Result<McpToolRules, McpConfigError> {
-        rules_from(&format!("_meta.{RULES_META_KEY}"), value, true)
+        rules_from(&format!("_meta.{RULES_META_KEY}"), value, false)
+    }
+
+    /// Whether these rules admit a caller: the ones they leave unset admit everyone.
+    pub(crate) fn admit(&self, caller: &AccessFacts) -> bool {
+        let (platforms, scopes) =
+            (self.platforms.as_deref().unwrap_or_default(), self.scopes.as_deref().unwrap_or_default());
+        caller.permits_rules(platforms, scopes, self.permission.unwrap_or_default()).is_ok()
+            && self.visibility != Some(Visibility::Hidden)
     }
 
     /// These rules, with `other`'s where it sets them.

@@ -1180,7 +1180,9 @@ fn parse<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
 impl ClientHandler for Bridge {
     fn get_info(&self) -> ClientConfig {
         let capabilities: ClientCapabilities =
-            serde_json::from_value(json!({"elicitation": {"form": {}}, "sampling": {}, "roots": {}}))
+            // `toolhook/rules`: this host checks the rules a plugin process lists with its tools.
+            serde_json::from_value(json!({"elicitation": {"form": {}}, "sampling": {}, "roots": {},
+                "experimental": {super::RULES_META_KEY: {}}}))
                 .unwrap_or_default();
         // `initialize` belongs to 2025-11-25 and earlier: it never offers 2026-07-28, which is
         // reached through `server/discover`.

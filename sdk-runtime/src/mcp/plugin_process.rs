@@ -34,7 +34,9 @@ use std::process::ExitCode;
 /// the tool's `_meta` (`toolhook/rules`); the host's [`McpToolProvider`](super::McpToolProvider)
 /// gives each tool those rules, under any the host's entry sets
 /// ([`McpToolRules`](super::McpToolRules)), and its registry enforces them per caller. The
-/// process runs every call its host sends.
+/// process runs every call such a host sends: it leaves the rules to a client that declares the
+/// experimental capability `toolhook/rules` (as `McpToolProvider` does) and checks them itself,
+/// in the call's forwarded context or an empty one, for any other client.
 pub fn serve_plugin_process(package: &str) -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,

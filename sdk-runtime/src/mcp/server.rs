@@ -8,6 +8,8 @@ use super::config::McpToolRules;
 use super::content::to_call_result;
 use super::request_state::RequestStates;
 use super::{CONTEXT_META_KEY, RULES_META_KEY};
+use crate::access::AccessFacts;
+use crate::context_parts::ContextView;
 use crate::deferred::{DeferredTools, TOOL_SEARCH};
 use crate::registry::ToolRegistry;
 use rmcp::model::{
@@ -310,6 +312,13 @@ impl McpServer {
         &self.shared.calls
     }
 
+    /// Whether this request is one whose access rules nobody else checks: the registry leaves
+    /// them to its client (a plugin process), and this client did not say it checks them (a
+    /// client other than a toolhook host, or an older one). The server checks them itself then.
+    fn rules_unchecked_for(&self, context: &RequestContext<RoleServer>) -> bool {
+        !self.shared.registry.checks_access() && !client_checks_rules(context)
+    }
+
     /// The tools as MCP lists them: the registry's definitions in [`Dialect::Mcp`].
     pub async fn tools(&self) -> Vec<Tool> {
         let shared = &self.shared;
@@ -423,6 +432,21 @@ fn stateless_era(context: &RequestContext<RoleServer>) -> bool {
     context.protocol_version().is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
 }
 
+/// Whether a listed tool's own rules (`_meta` [`RULES_META_KEY`]) admit a caller; rules that
+/// cannot be read admit no one.
+fn admitted(tool: &Tool, caller: &AccessFacts) -> bool {
+    match tool.meta.as_ref().and_then(|meta| meta.get(RULES_META_KEY)) {
+        Some(rules) => McpToolRules::from_meta(rules).is_ok_and(|rules| rules.admit(caller)),
+        None => true,
+    }
+}
+
+/// Whether the client declared that it checks the rules a plugin process lists (the
+/// experimental capability [`RULES_META_KEY`], which `McpToolProvider` declares).
+fn client_checks_rules(context: &RequestContext<RoleServer>) -> bool {
+    context.client_capabilities().and_then(|c| c.experimental).is_some_and(|e| e.contains_key(RULES_META_KEY))
+}
+
 /// `-32021`: the tool needs a capability the client did not declare.
 fn missing_capability(kind: InputKind) -> ErrorData {
     let required: ClientCapabilities =
@@ -453,12 +477,18 @@ impl ServerHandler for McpServer {
     async fn list_tools(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         no_cursor(request)?;
         self.watch_changes();
-        // Every client of this server sees the same list (one host-chosen context).
-        Ok(ListToolsResult::with_all_items(self.tools().await).with_ttl_ms(0).with_cache_scope(CacheScope::Public))
+        // Every client of this server sees the same list (one host-chosen context), but for the
+        // rules a plugin process leaves to a host that said it checks them.
+        let mut tools = self.tools().await;
+        if self.rules_unchecked_for(&context) {
+            let caller = AccessFacts::of(Some(ContextView::from(&self.shared.context)), true);
+            tools.retain(|tool| admitted(tool, &caller));
+        }
+        Ok(ListToolsResult::with_all_items(tools).with_ttl_ms(0).with_cache_scope(CacheScope::Public))
     }
 
     /// The declared prompts capability has no prompts behind it: the list is empty (see
@@ -579,6 +609,12 @@ impl ServerHandler for McpServer {
             None => None,
         };
         let ctx = forwarded.unwrap_or_else(|| shared.context.clone()).with_interaction(call.clone());
+        if self.rules_unchecked_for(&context) {
+            let caller = AccessFacts::of(Some(ContextView::from(&ctx)), true);
+            if !self.tools().await.iter().any(|tool| tool.name == name && admitted(tool, &caller)) {
+                return Err(ErrorData::invalid_params(format!("Unknown tool: {}", crate::routes::shown(&name)), None));
+            }
+        }
         let invocation = ToolInvocation::new(name.clone(), Value::Object(std::mem::take(&mut arguments)))
             .with_call_id(context.id.to_string())
             .with_session_id(ctx.session_id.clone());
