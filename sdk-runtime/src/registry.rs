@@ -714,7 +714,8 @@ impl ToolRegistry {
             let Some(route) = routes.get(&call.tool_name) else {
                 let requested = call.tool_name;
                 tracing::debug!(tool = %shown(&requested), "tool not found, not available or denied in this context");
-                let reason = self.snapshot().entries.iter().find_map(|e| e.provider.unavailable_reason(&requested));
+                let reason =
+                    self.snapshot().entries.iter().find_map(|e| e.provider.unavailable_reason(&requested, locale));
                 let text = match reason {
                     Some(reason) => not_found_because(&requested, &reason, locale),
                     None => not_found(&requested, locale),

@@ -274,14 +274,21 @@ async fn a_failed_on_load_takes_the_plugin_out_and_never_unloads_it() {
     let _serial = SERIAL.lock().await;
     let registry = ToolRegistry::default();
     let dispatcher = HookDispatcher::new();
-    let host = host(&["acme.broken"], &registry, &dispatcher);
-    let outcomes = host.load_all().await;
+    let broken = host(&["acme.broken"], &registry, &dispatcher);
+    let outcomes = broken.load_all().await;
     assert_eq!(outcomes.outcomes()[0].state, PluginState::Failed);
     assert_eq!(outcomes.outcomes()[0].reason.as_deref(), Some("no key"));
     assert!(registry.list_tools(None).await.is_empty());
     let result = registry.invoke(ToolInvocation::new("broken_forecast", ""), None).await;
     assert_eq!(result.error_message, "Tool not found: broken_forecast (plugin acme.broken failed to load: no key)");
-    host.shutdown().await;
+    // A registry in zh-Hans says why in its own words around the plugin's.
+    let zh = ToolRegistry::new(RegistryConfig::default().locale(Locale::ZhHans));
+    let host_zh = host(&["acme.broken"], &zh, &HookDispatcher::new());
+    let _ = host_zh.load_all().await;
+    let result = zh.invoke(ToolInvocation::new("broken_forecast", ""), None).await;
+    assert_eq!(result.error_message, "未找到工具：broken_forecast（插件 acme.broken 加载失败：no key）");
+    host_zh.shutdown().await;
+    broken.shutdown().await;
     assert!(events_of("acme.broken on_unload").is_empty());
 }
 

@@ -6,6 +6,7 @@ use super::config::{ConfigError, ConfigSource, merge_patch, normalise};
 use super::load_report::{LoadOutcome, LoadReport};
 use super::set::{CollectedPlugin, PluginProblem, PluginSet};
 use super::state::PluginState;
+use super::unavailable::Unavailable;
 use crate::guard::{self, Guarded, panic_message};
 use crate::hooks::{HookDispatcher, HookHandlerEntry};
 use crate::provider::blocking::{BlockingLimits, StuckCall};
@@ -187,7 +188,7 @@ impl PluginHostBuilder {
         let mut runtime = HashMap::new();
         for plugin in set.plugins() {
             for tool in plugin.tools() {
-                table.set_unavailable([tool.name()], set.why_not_served(tool.name()).as_deref());
+                table.set_unavailable([tool.name()], set.why_not_served(tool.name()).as_ref());
             }
             for problem in plugin.left_out() {
                 if let Some(tool) = problem
@@ -195,7 +196,7 @@ impl PluginHostBuilder {
                     .as_deref()
                     .and_then(|c| c.strip_prefix("tool ").or_else(|| c.strip_prefix("action ")))
                 {
-                    table.set_unavailable([tool], Some(&problem.message));
+                    table.set_unavailable([tool], Some(&Unavailable::as_reported(&problem.message)));
                 }
             }
             let (state, reason) = if plugin.problems().is_empty() {
@@ -411,7 +412,7 @@ impl PluginHost {
             toolhook::__private::detach_context(&instance);
         }
         if let Some(plugin) = self.inner.set.get(id) {
-            let why = format!("plugin {id} failed to load: {reason}");
+            let why = Unavailable::failed_to_load(id, &reason);
             self.inner.table.set_unavailable(plugin.tools().iter().map(|t| t.name()), Some(&why));
         }
         if let Some(dispatcher) = &self.inner.dispatcher {

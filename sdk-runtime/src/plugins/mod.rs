@@ -6,6 +6,7 @@ mod host;
 mod load_report;
 mod set;
 mod state;
+mod unavailable;
 
 pub use classification::HostClassification;
 pub use config::{BoxError, ConfigError, ConfigSource, MemoryConfigSource, NormalisedConfig, normalise, rebuild};
@@ -13,3 +14,4 @@ pub use host::{ConfigUpdateError, PluginHost, PluginHostBuilder};
 pub use load_report::{LoadError, LoadOutcome, LoadReport};
 pub use set::{CollectedPlugin, CollectedTool, PluginProblem, PluginSet};
 pub use state::PluginState;
+pub(crate) use unavailable::Unavailable;

@@ -1,5 +1,6 @@
 //! Collecting every plugin and component linked into the program.
 
+use super::unavailable::Unavailable;
 use crate::command::CommandSpec;
 use crate::plugins::config::{ConfigError, normalise};
 use crate::provider::plugin::PluginTool;
@@ -415,11 +416,11 @@ impl PluginSet {
 
     /// Why a tool declared in this program is not served: its own spec or command is faulty, or
     /// its plugin cannot load. `None` for a tool that is fine, or that no plugin declares.
-    pub(crate) fn why_not_served(&self, tool: &str) -> Option<String> {
+    pub(crate) fn why_not_served(&self, tool: &str) -> Option<Unavailable> {
         self.plugins.values().find_map(|p| {
             let declared = p.tools.iter().any(|t| t.name() == tool);
             if declared && !p.problems.is_empty() {
-                return Some(format!("plugin {} cannot load: {}", p.id, p.problems.join("; ")));
+                return Some(Unavailable::cannot_load(&p.id, &p.problems));
             }
             p.left_out
                 .iter()
@@ -427,7 +428,7 @@ impl PluginSet {
                     let component = problem.component.as_deref().unwrap_or_default();
                     component.strip_prefix("tool ").or_else(|| component.strip_prefix("action ")) == Some(tool)
                 })
-                .map(|problem| problem.message.clone())
+                .map(|problem| Unavailable::as_reported(&problem.message))
         })
     }
 

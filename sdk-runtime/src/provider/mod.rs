@@ -129,11 +129,11 @@ pub trait ToolProvider: Send + Sync + 'static {
         ContextParts::ALL
     }
 
-    /// Why a tool this provider declares is not offered — it failed to load, say — or `None`.
-    /// The registry quotes it in its `Tool not found` answer, so a tool that was declared but
-    /// failed is never just missing. Default: `None`.
-    fn unavailable_reason(&self, tool: &str) -> Option<String> {
-        let _ = tool;
+    /// Why a tool this provider declares is not offered — it failed to load, say — or `None`,
+    /// in `locale` (the registry's). The registry quotes it in its `Tool not found` answer, so a
+    /// tool that was declared but failed is never just missing. Default: `None`.
+    fn unavailable_reason(&self, tool: &str, locale: Locale) -> Option<String> {
+        let _ = (tool, locale);
         None
     }
 

@@ -3,7 +3,7 @@
 
 use crate::context_parts::ContextParts;
 use crate::guard::panic_error;
-use crate::plugins::{PluginSet, PluginState};
+use crate::plugins::{PluginSet, PluginState, Unavailable};
 use crate::provider::blocking::{BlockingCalls, BlockingLimits, StuckCall};
 use crate::provider::{Called, DirectCall, RegistryLink, ToolProvider};
 use crate::registry::not_found;
@@ -50,7 +50,7 @@ pub(crate) struct PluginTable {
     /// made from an older table is not used (see [`DirectPluginTool`]).
     version: AtomicU64,
     /// Tools declared in the program but not served, and why (set by the plugin host).
-    unavailable: RwLock<HashMap<String, String>>,
+    unavailable: RwLock<HashMap<String, Unavailable>>,
     link: OnceLock<RegistryLink>,
     pub(crate) blocking: Arc<BlockingCalls>,
 }
@@ -125,11 +125,11 @@ impl PluginTable {
     }
 
     /// Records why these tools are not served (`None`: they are again).
-    pub(crate) fn set_unavailable<'a>(&self, tools: impl IntoIterator<Item = &'a str>, reason: Option<&str>) {
+    pub(crate) fn set_unavailable<'a>(&self, tools: impl IntoIterator<Item = &'a str>, reason: Option<&Unavailable>) {
         let mut unavailable = self.unavailable.write().unwrap_or_else(|p| p.into_inner());
         for tool in tools {
             match reason {
-                Some(reason) => unavailable.insert(tool.to_owned(), reason.to_owned()),
+                Some(reason) => unavailable.insert(tool.to_owned(), reason.clone()),
                 None => unavailable.remove(tool),
             };
         }
@@ -201,8 +201,9 @@ impl ToolProvider for PluginToolProvider {
         ContextParts::NONE
     }
 
-    fn unavailable_reason(&self, tool: &str) -> Option<String> {
-        self.table.unavailable.read().unwrap_or_else(|p| p.into_inner()).get(tool).cloned()
+    fn unavailable_reason(&self, tool: &str, locale: Locale) -> Option<String> {
+        let unavailable = self.table.unavailable.read().unwrap_or_else(|p| p.into_inner());
+        unavailable.get(tool).map(|why| why.in_locale(locale).to_owned())
     }
 
     fn attach(&self, link: RegistryLink) {
