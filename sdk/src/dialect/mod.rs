@@ -134,7 +134,7 @@ pub enum ProjectionError {
     /// Strict mode needs closed objects; this one allows other properties.
     #[error("strict schemas need closed objects, but the object at `{path}` allows additional properties")]
     OpenObject {
-        /// JSON Pointer of the object schema within the parameters schema.
+        /// JSON Pointer of the object schema within the parameters schema (`/` for the root).
         path: String,
     },
     /// Strict mode does not support this keyword.
@@ -142,7 +142,7 @@ pub enum ProjectionError {
     Unsupported {
         /// The keyword.
         keyword: String,
-        /// JSON Pointer of the schema holding it.
+        /// JSON Pointer of the schema holding it (`/` for the root).
         path: String,
     },
 }
