@@ -1253,8 +1253,8 @@ map_like!(HashMap, BTreeMap);
 /// lenient scalar rules, with the JSON path of a failure inside it ([`PlainSeed`]). A missing
 /// field and an unknown enum variant are reported in the argument errors' own words
 /// (`items[1].id: missing required parameter`, `colour: expected one of "Red", "Green", got
-/// string "Blue"`), and so is a sequence or a map of them given a value of another kind
-/// (`items: expected array, got object`); any other failure in serde's.
+/// string "Blue"`), and so is a parameter's value of another kind (`items: expected array, got
+/// object`, `filter: expected object, got string "x"`); any other failure in serde's.
 #[derive(Debug)]
 pub struct Plain<T>(pub T);
 
@@ -1333,6 +1333,31 @@ fn user_type_error(message: &str) -> Option<UserTypeError<'_>> {
     Some(UserTypeError::UnknownVariant { variant, allowed })
 }
 
+/// The JSON type a [`Plain`] parameter's value should have had, when serde's error at the value
+/// itself (path `.`) is that the value is of another kind, and `got` names the value. serde
+/// reports an error inside a tagged enum or a flattened field at the root too, so only what
+/// cannot come from inside counts: a value of another kind than the sequence or map the
+/// signature shows (`outer`); else serde's own expectation of an array or an object, for a scalar
+/// value (it has no inside), or for an array where an object was expected (those buffer maps
+/// only).
+fn root_kind_mismatch(message: &str, got: &str, outer: Option<&'static str>) -> Option<&'static str> {
+    let (_, expected) = message.strip_prefix("invalid type: ")?.rsplit_once(", expected ")?;
+    if let Some(outer) = outer {
+        return (got != outer).then_some(outer);
+    }
+    let array = ["a sequence", "a tuple of size ", "an array of length ", "tuple struct "];
+    let object = ["a map", "struct ", "internally tagged enum ", "adjacently tagged enum "];
+    let expected = if array.iter().any(|a| expected.starts_with(a)) {
+        "array"
+    } else if object.iter().any(|o| expected.starts_with(o)) {
+        "object"
+    } else {
+        return None;
+    };
+    let scalar = got != "array" && got != "object";
+    (scalar || (got == "array" && expected == "object")).then_some(expected)
+}
+
 /// Reads a `T` with its own `Deserialize`.
 pub fn plain_decode<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, PlainError> {
     match value {
@@ -1379,12 +1404,10 @@ impl<'a, T> PlainSeed<'a, T> {
                     p if p.starts_with('[') => format!("{base}{p}"),
                     p => format!("{base}.{p}"),
                 };
-                // The parameter's own value is of another kind than its sequence or map: said as
-                // for any parameter. (serde reports an error inside a tagged enum or a flattened
-                // field at the root too; the kinds tell those apart.)
-                let wrong_type = self.meta.outer.filter(|outer| {
-                    inner == "." && message.starts_with("invalid type: ") && !got.is_empty() && got != *outer
-                });
+                // The parameter's own value is of another kind: said as for any parameter.
+                let wrong_type = (inner == "." && !got.is_empty())
+                    .then(|| root_kind_mismatch(&message, &got, self.meta.outer))
+                    .flatten();
                 let kind = match (wrong_type, user_type_error(&message)) {
                     (Some(expected), _) => ArgsErrorKind::WrongType { expected, actual: got },
                     (None, Some(UserTypeError::Missing(field))) => {
