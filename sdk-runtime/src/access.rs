@@ -39,26 +39,16 @@ impl AccessFacts {
 
     /// Whether the spec's platforms, scopes and permission admit this caller.
     pub(crate) fn permits(&self, spec: &ToolSpec) -> Result<(), &'static str> {
-        self.permits_rules(spec.platforms(), spec.scopes(), spec.permission())
-    }
-
-    /// Whether these platforms, scopes and permission admit this caller.
-    pub(crate) fn permits_rules(
-        &self,
-        platforms: &[String],
-        scopes: &[ChatScope],
-        permission: PermissionLevel,
-    ) -> Result<(), &'static str> {
         if self.unchecked {
             return Ok(());
         }
-        if !platforms.is_empty() && !self.platform.as_ref().is_some_and(|p| platforms.contains(p)) {
+        if !spec.platforms().is_empty() && !self.platform.as_ref().is_some_and(|p| spec.platforms().contains(p)) {
             return Err("platform");
         }
-        if !scopes.is_empty() && !self.scope.is_some_and(|s| scopes.contains(&s)) {
+        if !spec.scopes().is_empty() && !self.scope.is_some_and(|s| spec.scopes().contains(&s)) {
             return Err("scope");
         }
-        if permission > self.permission {
+        if spec.permission() > self.permission {
             return Err("permission");
         }
         Ok(())

@@ -6,7 +6,7 @@ use crate::cache::{Bounded, bounded};
 use crate::context_parts::{ContextParts, ContextView};
 use crate::guard::{self, Guarded};
 use crate::provider::{DirectCall, ToolProvider};
-use crate::strict_arguments::{has_value_enums, may_hold_strict_forms};
+use crate::strict_arguments::DialectForms;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
@@ -51,12 +51,9 @@ struct Made {
 pub(crate) struct Calling {
     /// The provider's direct call of the tool, if it has one.
     pub(crate) direct: Option<Box<dyn DirectCall>>,
-    /// Whether its arguments can hold a strict or Gemini definition's forms (see
-    /// [`may_hold_strict_forms`], [`has_value_enums`]): a tool without optional parameters,
-    /// maps or enums of numbers skips the undoing.
-    pub(crate) strict_forms: bool,
-    /// Whether its schema has an enum of numbers or booleans ([`has_value_enums`]).
-    pub(crate) value_enums: bool,
+    /// What its arguments can hold of a strict or Gemini definition's forms, for the registry to
+    /// undo (none when its provider undoes them itself): most tools hold none and skip it.
+    pub(crate) forms: DialectForms,
 }
 
 impl std::fmt::Debug for Made {
@@ -84,14 +81,13 @@ impl Listing {
     #[inline]
     pub(crate) fn calling(&self, i: usize, provider: &dyn ToolProvider) -> &Calling {
         let spec = &self.specs[i];
-        self.made[i].calling.get_or_init(|| {
-            let registry_undoes = !provider.__undoes_strict_forms();
-            let value_enums = registry_undoes && has_value_enums(spec.parameters_schema());
-            Calling {
-                direct: provider.__direct_call(spec),
-                strict_forms: value_enums || registry_undoes && may_hold_strict_forms(spec.parameters_schema()),
-                value_enums,
-            }
+        self.made[i].calling.get_or_init(|| Calling {
+            direct: provider.__direct_call(spec),
+            forms: if provider.__undoes_strict_forms() {
+                DialectForms::default()
+            } else {
+                DialectForms::of(spec.parameters_schema())
+            },
         })
     }
 }

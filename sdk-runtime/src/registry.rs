@@ -754,8 +754,8 @@ impl ToolRegistry {
             let created = guard::create(move || {
                 // Worked out at the tool's first call, by the provider (so under the guard).
                 let calling = route.calling();
-                if calling.strict_forms {
-                    undo_strict_forms(&mut call.arguments, route.spec().parameters_schema(), calling.value_enums);
+                if calling.forms.any {
+                    undo_strict_forms(&mut call.arguments, route.spec().parameters_schema(), calling.forms.value_enums);
                 }
                 match server {
                     Some(server) => Called::Running(provider.__invoke_on_server(call, ctx, server)),

@@ -30,6 +30,25 @@ pub(crate) fn undo_strict_forms(arguments: &mut ToolArguments, schema: &Value, v
     }
 }
 
+/// What arguments sent under a tool's schema can hold of the forms a strict or Gemini definition
+/// makes a model send; worked out once per tool.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct DialectForms {
+    /// Any at all ([`may_hold_strict_forms`] or [`has_value_enums`]): without any, a call's
+    /// arguments are left as they are.
+    pub(crate) any: bool,
+    /// An enum of numbers or booleans, sent as strings ([`has_value_enums`]).
+    pub(crate) value_enums: bool,
+}
+
+impl DialectForms {
+    /// The forms arguments sent under `schema` can hold.
+    pub(crate) fn of(schema: &Value) -> Self {
+        let value_enums = has_value_enums(schema);
+        DialectForms { any: value_enums || may_hold_strict_forms(schema), value_enums }
+    }
+}
+
 /// Whether a schema has, at any depth, an enum with a value that is not a string (a number or a
 /// boolean), which Gemini's definitions send as strings.
 pub(crate) fn has_value_enums(schema: &Value) -> bool {

@@ -3,7 +3,6 @@
 //! already have. toolhook's own settings for an entry live under its `toolhook` key.
 
 use super::RULES_META_KEY;
-use crate::access::AccessFacts;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -125,14 +124,6 @@ impl McpToolRules {
     /// does not know is an error: it could be a rule that narrows who may use the tool.
     pub(crate) fn from_meta(value: &Value) -> Result<McpToolRules, McpConfigError> {
         rules_from(&format!("_meta.{RULES_META_KEY}"), value, false)
-    }
-
-    /// Whether these rules admit a caller: the ones they leave unset admit everyone.
-    pub(crate) fn admit(&self, caller: &AccessFacts) -> bool {
-        let (platforms, scopes) =
-            (self.platforms.as_deref().unwrap_or_default(), self.scopes.as_deref().unwrap_or_default());
-        caller.permits_rules(platforms, scopes, self.permission.unwrap_or_default()).is_ok()
-            && self.visibility != Some(Visibility::Hidden)
     }
 
     /// These rules, with `other`'s where it sets them.

@@ -28,7 +28,7 @@ use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::Duration;
 use tokio::sync::Notify;
 use toolhook::{
-    Capabilities, Dialect, InputKind, LogLevel, ToolAvailabilityContext, ToolExecutionContext, ToolInvocation,
+    Capabilities, Dialect, InputKind, LogLevel, ToolAvailabilityContext, ToolExecutionContext, ToolInvocation, ToolSpec,
 };
 
 /// Serves a [`ToolRegistry`] to MCP clients: every tool of every provider, with the same
@@ -321,15 +321,36 @@ impl McpServer {
 
     /// The tools as MCP lists them: the registry's definitions in [`Dialect::Mcp`].
     pub async fn tools(&self) -> Vec<Tool> {
+        let tools = self.rendered(&self.specs().await);
+        *write(&self.shared.tools) = Arc::new(tools.clone());
+        tools
+    }
+
+    /// The specs of the tools this server lists.
+    async fn specs(&self) -> Vec<ToolSpec> {
         let shared = &self.shared;
-        let specs = match &shared.deferred {
+        match &shared.deferred {
             Some(deferred) => deferred.prepare_round(&shared.registry, &shared.context).await.advertised().to_vec(),
             None => shared.registry.list_tools(Some(&shared.availability)).await,
-        };
+        }
+    }
+
+    /// The specs whose own access rules admit a caller in `ctx`, for a request whose rules are
+    /// left unchecked otherwise ([`rules_unchecked_for`](Self::rules_unchecked_for)).
+    async fn specs_admitting(&self, ctx: &ToolExecutionContext) -> Vec<ToolSpec> {
+        let caller = AccessFacts::of(Some(ContextView::from(ctx)), true);
+        let mut specs = self.specs().await;
+        specs.retain(|spec| caller.permits(spec).is_ok());
+        specs
+    }
+
+    /// Specs as MCP tools.
+    fn rendered(&self, specs: &[ToolSpec]) -> Vec<Tool> {
+        let shared = &self.shared;
         let locale = shared.registry.locale();
         // A registry that leaves access to its client (a plugin process) tells it each tool's rules.
         let rules_to_client = !shared.registry.checks_access();
-        let tools: Vec<Tool> = specs
+        specs
             .iter()
             .filter_map(|spec| {
                 let definition = shared.registry.definition(spec, Dialect::Mcp, locale);
@@ -342,9 +363,7 @@ impl McpServer {
                 }
                 Some(tool)
             })
-            .collect();
-        *write(&shared.tools) = Arc::new(tools.clone());
-        tools
+            .collect()
     }
 
     /// Starts the task that tells clients when the tool list changes (once per server).
@@ -432,15 +451,6 @@ fn stateless_era(context: &RequestContext<RoleServer>) -> bool {
     context.protocol_version().is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
 }
 
-/// Whether a listed tool's own rules (`_meta` [`RULES_META_KEY`]) admit a caller; rules that
-/// cannot be read admit no one.
-fn admitted(tool: &Tool, caller: &AccessFacts) -> bool {
-    match tool.meta.as_ref().and_then(|meta| meta.get(RULES_META_KEY)) {
-        Some(rules) => McpToolRules::from_meta(rules).is_ok_and(|rules| rules.admit(caller)),
-        None => true,
-    }
-}
-
 /// Whether the client declared that it checks the rules a plugin process lists (the
 /// experimental capability [`RULES_META_KEY`], which `McpToolProvider` declares).
 fn client_checks_rules(context: &RequestContext<RoleServer>) -> bool {
@@ -483,11 +493,11 @@ impl ServerHandler for McpServer {
         self.watch_changes();
         // Every client of this server sees the same list (one host-chosen context), but for the
         // rules a plugin process leaves to a host that said it checks them.
-        let mut tools = self.tools().await;
-        if self.rules_unchecked_for(&context) {
-            let caller = AccessFacts::of(Some(ContextView::from(&self.shared.context)), true);
-            tools.retain(|tool| admitted(tool, &caller));
-        }
+        let tools = if self.rules_unchecked_for(&context) {
+            self.rendered(&self.specs_admitting(&self.shared.context).await)
+        } else {
+            self.tools().await
+        };
         Ok(ListToolsResult::with_all_items(tools).with_ttl_ms(0).with_cache_scope(CacheScope::Public))
     }
 
@@ -609,11 +619,8 @@ impl ServerHandler for McpServer {
             None => None,
         };
         let ctx = forwarded.unwrap_or_else(|| shared.context.clone()).with_interaction(call.clone());
-        if self.rules_unchecked_for(&context) {
-            let caller = AccessFacts::of(Some(ContextView::from(&ctx)), true);
-            if !self.tools().await.iter().any(|tool| tool.name == name && admitted(tool, &caller)) {
-                return Err(ErrorData::invalid_params(format!("Unknown tool: {}", crate::routes::shown(&name)), None));
-            }
+        if self.rules_unchecked_for(&context) && !self.specs_admitting(&ctx).await.iter().any(|s| s.name() == name) {
+            return Err(ErrorData::invalid_params(format!("Unknown tool: {}", crate::routes::shown(&name)), None));
         }
         let invocation = ToolInvocation::new(name.clone(), Value::Object(std::mem::take(&mut arguments)))
             .with_call_id(context.id.to_string())

@@ -8,7 +8,7 @@ use crate::provider::blocking::{BlockingCalls, BlockingLimits, StuckCall};
 use crate::provider::{Called, DirectCall, RegistryLink, ToolProvider};
 use crate::registry::not_found;
 use crate::source::Source;
-use crate::strict_arguments::{has_value_enums, may_hold_strict_forms, undo_strict_forms};
+use crate::strict_arguments::{DialectForms, undo_strict_forms};
 use rustc_hash::FxHashMap as HashMap;
 use serde_json::{Map, Value};
 use std::any::Any;
@@ -80,26 +80,13 @@ pub(crate) struct PluginTool {
     forms: OnceLock<DialectForms>,
 }
 
-/// What arguments sent under a tool's schema can hold of the forms a strict or Gemini definition
-/// makes a model send.
-#[derive(Clone, Copy, Debug)]
-struct DialectForms {
-    /// Any at all ([`may_hold_strict_forms`] or [`has_value_enums`]).
-    any: bool,
-    /// An enum of numbers or booleans sent as strings ([`has_value_enums`]).
-    value_enums: bool,
-}
-
 impl PluginTool {
     pub(crate) fn new(registration: &'static ToolRegistration, spec: ToolSpec) -> Self {
         PluginTool { registration, spec, enabled: true, blocking: OnceLock::new(), forms: OnceLock::new() }
     }
 
     fn forms(&self) -> DialectForms {
-        *self.forms.get_or_init(|| {
-            let value_enums = has_value_enums(self.spec.parameters_schema());
-            DialectForms { any: value_enums || may_hold_strict_forms(self.spec.parameters_schema()), value_enums }
-        })
+        *self.forms.get_or_init(|| DialectForms::of(self.spec.parameters_schema()))
     }
 }
 
