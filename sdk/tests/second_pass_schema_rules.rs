@@ -5,54 +5,22 @@
 //! Texts and schemas whose key order a rule fixes are compared as serialised text; keys a
 //! projection adds or rewrites, whose place no rule fixes, are compared as values.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use toolhook::{
-    DeclaredTool, Dialect, Locale, ProjectionError, ToolAnnotation, ToolIcon, ToolParamType as T,
-    ToolParameterInfo as P, ToolSpec, schemars, serde, tool,
+    Dialect, Locale, ProjectionError, ToolAnnotation, ToolIcon, ToolParamType as T, ToolParameterInfo as P, ToolSpec,
+    schemars, serde, tool,
 };
 
 // ---- helpers ------------------------------------------------------------------------------------
 
-fn text(value: &Value) -> String {
-    serde_json::to_string(value).unwrap()
-}
-
-fn map(value: Value) -> Map<String, Value> {
-    value.as_object().expect("an object").clone()
-}
-
-fn listed(name: &str, parameters: Vec<P>) -> ToolSpec {
-    ToolSpec::builder(name)
-        .brief_description("Brief.")
-        .parameters(parameters)
-        .build()
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
-fn raw(name: &str, schema: Value) -> ToolSpec {
-    ToolSpec::builder(name)
-        .brief_description("Brief.")
-        .parameters_raw(schema)
-        .build()
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
-fn declared(name: &str) -> ToolSpec {
-    DeclaredTool::all()
-        .into_iter()
-        .find(|t| t.name() == name)
-        .unwrap_or_else(|| panic!("no tool {name}"))
-        .spec()
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
-}
+#[path = "common/specs.rs"]
+#[allow(dead_code)]
+mod specs;
+use specs::{declared, docs, listed, map, raw, text};
 
 fn schema_text(spec: &ToolSpec) -> String {
     text(spec.parameters_schema())
-}
-
-fn docs(spec: &ToolSpec) -> [String; 2] {
-    [spec.detailed_description(Locale::En).to_owned(), spec.detailed_description(Locale::ZhHans).to_owned()]
 }
 
 fn definition(spec: &ToolSpec, dialect: Dialect) -> Value {

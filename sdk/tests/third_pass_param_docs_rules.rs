@@ -5,40 +5,20 @@
 //! JSON kind, punctuation and full stops, empty descriptions, and how the block meets the author's
 //! text. Every text is compared byte for byte.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::num::NonZeroU32;
 use toolhook::{
-    DeclaredTool, Locale, ToolExecutionContext, ToolParamType as T, ToolParameterInfo as P, ToolSpec, schemars, serde,
-    tool,
+    Locale, ToolExecutionContext, ToolParamType as T, ToolParameterInfo as P, ToolSpec, schemars, serde, tool,
 };
 
 // ---- helpers ------------------------------------------------------------------------------------
 
-fn text(value: &Value) -> String {
-    serde_json::to_string(value).unwrap()
-}
-
-fn map(value: Value) -> Map<String, Value> {
-    value.as_object().expect("an object").clone()
-}
-
-fn listed(name: &str, parameters: Vec<P>) -> ToolSpec {
-    ToolSpec::builder(name)
-        .brief_description("Brief.")
-        .parameters(parameters)
-        .build()
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
-fn raw(name: &str, schema: Value) -> ToolSpec {
-    ToolSpec::builder(name)
-        .brief_description("Brief.")
-        .parameters_raw(schema)
-        .build()
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
-}
+#[path = "common/specs.rs"]
+#[allow(dead_code)]
+mod specs;
+use specs::{declared, docs, listed, map, raw, text};
 
 fn raw_with_detail(name: &str, schema: Value, detail: &str) -> ToolSpec {
     ToolSpec::builder(name)
@@ -47,20 +27,6 @@ fn raw_with_detail(name: &str, schema: Value, detail: &str) -> ToolSpec {
         .parameters_raw(schema)
         .build()
         .unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
-fn declared(name: &str) -> ToolSpec {
-    DeclaredTool::all()
-        .into_iter()
-        .find(|t| t.name() == name)
-        .unwrap_or_else(|| panic!("no tool {name}"))
-        .spec()
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
-/// `[English, Simplified Chinese]` detailed texts.
-fn docs(spec: &ToolSpec) -> [String; 2] {
-    [spec.detailed_description(Locale::En).to_owned(), spec.detailed_description(Locale::ZhHans).to_owned()]
 }
 
 // ---- builder, parameter list --------------------------------------------------------------------
