@@ -793,6 +793,8 @@ pub(crate) fn generate(
     let mut metas = Vec::new();
     let mut assertions = Vec::new();
     let mut seeds = Vec::new();
+    // The type each parameter is read as, for the fast path (`None`: a user type, read by serde).
+    let mut flat_types = Vec::new();
     for (i, p) in model.iter().enumerate() {
         let owned = signature::owned_type(&p.ty);
         let (decoded, field) = decoded_type(&p.shape, &owned);
@@ -812,6 +814,11 @@ pub(crate) fn generate(
                 quote!(::toolhook::__private::args::Seed::<::core::option::Option<#decoded>>::new(#at))
             }
             None => quote!(::toolhook::__private::args::Seed::<#decoded>::new(#at)),
+        });
+        flat_types.push(match (&plain, &p.default) {
+            (Some(_), _) => None,
+            (None, Some(_)) => Some(quote!(::core::option::Option<#decoded>)),
+            (None, None) => Some(quote!(#decoded)),
         });
         let finish = if let Some(default) = &p.default {
             let lit = &default.tokens;
@@ -860,6 +867,14 @@ pub(crate) fn generate(
         let index = &field_idents[i];
         quote!(#i => { slots.#index = ::core::option::Option::Some(map.next_value_seed(#seed)?); })
     });
+    let flat_arms = flat_types.iter().enumerate().filter_map(|(i, ty)| {
+        let index = &field_idents[i];
+        let ty = ty.as_ref()?;
+        Some(quote!(#i => match <#ty as ::toolhook::__private::args::Param>::from_flat(value, &__TOOLHOOK_META[#i]) {
+            ::core::option::Option::Some(v) => { slots.#index = ::core::option::Option::Some(v); true }
+            ::core::option::Option::None => false,
+        },))
+    });
     let name_indices = 0..names.len();
     let args_struct = quote! {
         #[allow(non_camel_case_types, dead_code)]
@@ -897,6 +912,17 @@ pub(crate) fn generate(
                 match name {
                     #(#names => ::core::option::Option::Some(#name_indices),)*
                     _ => ::core::option::Option::None,
+                }
+            }
+            #[allow(unused_variables, clippy::match_single_binding)]
+            fn decode_flat(
+                slots: &mut Self::Slots,
+                index: usize,
+                value: ::toolhook::__private::args::Flat<'_>,
+            ) -> bool {
+                match index {
+                    #(#flat_arms)*
+                    _ => false,
                 }
             }
         }

@@ -338,19 +338,23 @@ impl Clock {
     /// limit. Sets [`ended`](Self::ended) to the reading taken, except for a call without a
     /// limit, which reads no clock (hook handlers always have one).
     pub(crate) fn settle<T>(&mut self, value: T) -> Guarded<T> {
+        match self.ended_in_time() {
+            Ok(()) => Guarded::Finished(value),
+            Err(timed_out) => Guarded::TimedOut(timed_out),
+        }
+    }
+
+    /// [`settle`](Self::settle) without the outcome, which the caller keeps where it is (a
+    /// tool's result is not moved through a `Guarded` on every call): `Err` when the call
+    /// blocked past its limit.
+    #[inline]
+    pub(crate) fn ended_in_time(&mut self) -> Result<(), TimedOut> {
         match self.timing {
-            Timing::Unlimited => Guarded::Finished(value),
-            Timing::Coarse { limit, started, over_at } => match self.coarse_end(limit, started, over_at) {
-                Ok(_) => Guarded::Finished(value),
-                Err(blocked) => Guarded::TimedOut(blocked),
-            },
+            Timing::Unlimited => Ok(()),
+            Timing::Coarse { limit, started, over_at } => self.coarse_end(limit, started, over_at).map(|_| ()),
             Timing::Precise { limit, deadline, from } => {
                 let after = self.precise_now();
-                if after > deadline {
-                    Guarded::TimedOut(timed_out(limit, from.unwrap_or(after), after))
-                } else {
-                    Guarded::Finished(value)
-                }
+                if after > deadline { Err(timed_out(limit, from.unwrap_or(after), after)) } else { Ok(()) }
             }
         }
     }

@@ -775,7 +775,15 @@ impl ToolRegistry {
                 Ok(Called::Running(future)) => future,
                 Ok(Called::Done(outcome)) => {
                     let mut clock = clock;
-                    return conclude(clock.settle(outcome), requested, provider, locale);
+                    return match (clock.ended_in_time(), outcome) {
+                        (Ok(()), Ok(result)) => named(result, requested),
+                        (Ok(()), Err(error)) => {
+                            conclude_otherwise(Guarded::Finished(Err(error)), requested, provider, locale)
+                        }
+                        (Err(timed_out), _) => {
+                            conclude_otherwise(Guarded::TimedOut(timed_out), requested, provider, locale)
+                        }
+                    };
                 }
                 Err(payload) => {
                     return conclude(Guarded::Panicked(guard::panic_message(&*payload)), requested, provider, locale);

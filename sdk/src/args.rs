@@ -3,6 +3,10 @@
 //! `#[tool]` generates a hidden argument struct implementing [`ArgsStruct`]; the JSON text is read
 //! into it in one pass, with the lenient scalar rules models need and a JSON path on every error.
 //! Nothing is allocated on the success path beyond the parameter values themselves.
+//!
+//! The common case, an object of plain strings, integers and booleans, is read without serde in
+//! one scan of its bytes ([`Flat`], [`Param::from_flat`]); anything else, and every error, is read
+//! by serde from the start, so both give the same parameters.
 
 use crate::{Locale, ToolArguments, ToolError};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -12,6 +16,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::fmt;
 use std::hash::Hash;
 use std::marker::PhantomData;
+
+mod flat;
+pub use flat::Flat;
 
 /// Why a model's arguments do not fit a tool's parameters.
 ///
@@ -524,6 +531,15 @@ pub trait Param: Sized {
         meta: &ParamMeta,
         cx: &DecodeCx,
     ) -> Result<Self, D::Error>;
+    /// The value of a plain scalar when this type takes it as it is, for the fast path of
+    /// [`decode_text`]: no lenient reading, nothing outside the parameter's `enum`. `None` (the
+    /// default) makes the whole text go through [`decode`](Self::decode), which reads the value
+    /// again and words any error.
+    #[inline]
+    fn from_flat(value: Flat<'_>, meta: &ParamMeta) -> Option<Self> {
+        let _ = (value, meta);
+        None
+    }
 }
 
 /// Reads a `P` as a serde seed.
@@ -742,6 +758,10 @@ macro_rules! int_params {
             fn decode<'de, D: Deserializer<'de>>(d: D, at: &Path<'_>, meta: &ParamMeta, cx: &DecodeCx) -> Result<Self, D::Error> {
                 d.deserialize_any(IntVisitor::<$t> { at, meta, cx, expected: Self::EXPECTED, _t: PhantomData })
             }
+            #[inline]
+            fn from_flat(value: Flat<'_>, meta: &ParamMeta) -> Option<Self> {
+                flat::int(value, meta)
+            }
         }
     )*};
 }
@@ -921,6 +941,13 @@ impl Param for bool {
     fn decode<'de, D: Deserializer<'de>>(d: D, at: &Path<'_>, _: &ParamMeta, cx: &DecodeCx) -> Result<Self, D::Error> {
         d.deserialize_any(BoolVisitor { at, cx, expected: Self::EXPECTED })
     }
+    #[inline]
+    fn from_flat(value: Flat<'_>, _: &ParamMeta) -> Option<Self> {
+        match value {
+            Flat::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
 }
 
 // ---- strings --------------------------------------------------------------------------------
@@ -986,6 +1013,13 @@ impl Param for String {
         cx: &DecodeCx,
     ) -> Result<Self, D::Error> {
         d.deserialize_any(StrVisitor { at, meta, cx, expected: Self::EXPECTED })
+    }
+    #[inline]
+    fn from_flat(value: Flat<'_>, meta: &ParamMeta) -> Option<Self> {
+        match value {
+            Flat::Str(s) if flat::allows_str(meta, s) => Some(s.to_owned()),
+            _ => None,
+        }
     }
 }
 
@@ -1102,6 +1136,10 @@ impl<P: Param> Param for Option<P> {
         cx: &DecodeCx,
     ) -> Result<Self, D::Error> {
         d.deserialize_option(OptionVisitor::<P> { at, meta, cx, _p: PhantomData })
+    }
+    #[inline]
+    fn from_flat(value: Flat<'_>, meta: &ParamMeta) -> Option<Self> {
+        flat::option(value, meta)
     }
 }
 
@@ -1494,6 +1532,13 @@ pub trait ArgsStruct: Sized {
     fn index_of(name: &str) -> Option<usize> {
         Self::NAMES.iter().position(|known| *known == name)
     }
+    /// Stores a plain scalar the fast path read for parameter `index` ([`Param::from_flat`]);
+    /// `false` when the parameter does not take it as it is, and the full decoder must read the
+    /// text. The default takes nothing.
+    fn decode_flat(slots: &mut Self::Slots, index: usize, value: Flat<'_>) -> bool {
+        let _ = (slots, index, value);
+        false
+    }
 }
 
 enum Key {
@@ -1599,6 +1644,16 @@ pub fn decode_text<A: ArgsStruct>(text: &str) -> Result<A, ArgsError> {
     if text.trim_start().is_empty() {
         return finish::<A>(A::Slots::default());
     }
+    // An object of plain scalars is read without serde; anything else (and every error) is
+    // read by the pass below, from the start.
+    if let Some(slots) = flat::decode::<A>(text) {
+        return finish::<A>(slots);
+    }
+    decode_text_fully(text)
+}
+
+/// [`decode_text`] without its fast path: serde reads the whole text.
+fn decode_text_fully<A: ArgsStruct>(text: &str) -> Result<A, ArgsError> {
     // One context for every pass (a pass that failed only for an integer that lost digits in a
     // float runs again with the integer read from the text, in `exact`). Built in place once:
     // moving the list into a new context per pass stalled every call's first pass on reading
