@@ -639,6 +639,8 @@ struct IntVisitor<'a, T> {
     meta: &'a ParamMeta,
     cx: &'a DecodeCx,
     expected: &'static str,
+    /// For a `NonZero` type: zero is out of its range.
+    nonzero: bool,
     _t: PhantomData<T>,
 }
 
@@ -653,7 +655,7 @@ impl<T: TryFrom<i128> + TryFrom<u128>> IntVisitor<'_, T> {
         match n {
             Whole::Signed(n) => self.fit(n, shown, actual),
             // Beyond `i128`: only a `u128` can hold it, and no `enum` value is one.
-            Whole::Big(n) => self.fit_checked(n, |_| false, shown, actual),
+            Whole::Big(n) => self.fit_checked(n, false, |_| false, shown, actual),
         }
     }
 
@@ -663,14 +665,15 @@ impl<T: TryFrom<i128> + TryFrom<u128>> IntVisitor<'_, T> {
         shown: impl FnOnce() -> String,
         actual: impl FnOnce() -> String,
     ) -> Result<T, E> {
-        self.fit_checked(n, |allowed| allowed.iter().any(|lit| lit.equals_int(n)), shown, actual)
+        self.fit_checked(n, n == 0, |allowed| allowed.iter().any(|lit| lit.equals_int(n)), shown, actual)
     }
 
     /// Checks `n` against the parameter's `enum` (`listed` says whether it is one of the values)
-    /// and then against the Rust type.
+    /// and then against the Rust type (`zero` says whether `n` is zero, for a `NonZero` type).
     fn fit_checked<N, E: de::Error>(
         &self,
         n: N,
+        zero: bool,
         listed: impl FnOnce(&[Literal]) -> bool,
         shown: impl FnOnce() -> String,
         actual: impl FnOnce() -> String,
@@ -683,6 +686,11 @@ impl<T: TryFrom<i128> + TryFrom<u128>> IntVisitor<'_, T> {
         {
             let allowed = allowed.iter().map(|lit| lit.to_value().to_string()).collect();
             return Err(self.cx.fail(self.at, ArgsErrorKind::NotAllowed { allowed, actual: actual() }));
+        }
+        if zero && self.nonzero {
+            return Err(self
+                .cx
+                .fail(self.at, ArgsErrorKind::OutOfRange { value: shown(), rust_type: self.meta.rust_type }));
         }
         T::try_from(n).map_err(|_| {
             self.cx.fail(self.at, ArgsErrorKind::OutOfRange { value: shown(), rust_type: self.meta.rust_type })
@@ -756,7 +764,7 @@ macro_rules! int_params {
         impl Param for $t {
             const EXPECTED: &'static str = "integer";
             fn decode<'de, D: Deserializer<'de>>(d: D, at: &Path<'_>, meta: &ParamMeta, cx: &DecodeCx) -> Result<Self, D::Error> {
-                d.deserialize_any(IntVisitor::<$t> { at, meta, cx, expected: Self::EXPECTED, _t: PhantomData })
+                d.deserialize_any(IntVisitor::<$t> { at, meta, cx, expected: Self::EXPECTED, nonzero: false, _t: PhantomData })
             }
             #[inline]
             fn from_flat(value: Flat<'_>, meta: &ParamMeta) -> Option<Self> {
@@ -772,7 +780,9 @@ macro_rules! nonzero_params {
         impl Param for $t {
             const EXPECTED: &'static str = "integer";
             fn decode<'de, D: Deserializer<'de>>(d: D, at: &Path<'_>, meta: &ParamMeta, cx: &DecodeCx) -> Result<Self, D::Error> {
-                let n = <$inner as Param>::decode(d, at, meta, cx)?;
+                // Zero is refused by the visitor, which names it as the model wrote it (`"0"`).
+                let visitor = IntVisitor::<$inner> { at, meta, cx, expected: Self::EXPECTED, nonzero: true, _t: PhantomData };
+                let n = d.deserialize_any(visitor)?;
                 <$t>::new(n).ok_or_else(|| {
                     cx.fail(at, ArgsErrorKind::OutOfRange { value: "0".to_owned(), rust_type: meta.rust_type })
                 })
