@@ -1705,6 +1705,15 @@ fn decode_text_fully<A: ArgsStruct>(text: &str) -> Result<A, ArgsError> {
 
 /// Decodes an arguments value; `null` means `{}`.
 pub fn decode_value<A: ArgsStruct>(value: &Value) -> Result<A, ArgsError> {
+    // An object of plain scalars is read without serde, as text is.
+    if let Some(slots) = flat::decode_value::<A>(value) {
+        return finish::<A>(slots);
+    }
+    decode_value_fully(value)
+}
+
+/// [`decode_value`] without its fast path.
+fn decode_value_fully<A: ArgsStruct>(value: &Value) -> Result<A, ArgsError> {
     let cx = DecodeCx::default();
     match value.deserialize_any(ArgsVisitor::<A> { cx: &cx, _a: PhantomData }) {
         Ok(slots) => finish::<A>(slots),

@@ -10,9 +10,12 @@
 //! anything the full decoder would decide differently: it either gives the same parameters or
 //! gives up (a property test checks this on random texts).
 //!
+//! Arguments given as a value are read the same way ([`decode_value`]).
+//!
 //! [`decode_text`]: super::decode_text
 
 use super::{ArgsStruct, Literal, Param, ParamMeta};
+use serde_json::Value;
 
 /// A plain JSON scalar as the fast path read it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -65,6 +68,30 @@ pub(super) fn decode<A: ArgsStruct>(text: &str) -> Option<A::Slots> {
     }
     scan.skip_blank();
     (scan.at == text.len()).then_some(slots)
+}
+
+/// [`decode`] for arguments given as a value: an object whose values are strings (any: a value's
+/// strings hold no escapes), integers that fit a `u64` or a negative `i64`, booleans or `null`.
+pub(super) fn decode_value<A: ArgsStruct>(value: &Value) -> Option<A::Slots> {
+    let mut slots = A::Slots::default();
+    for (key, value) in value.as_object()? {
+        let index = A::index_of(key)?;
+        let value = match value {
+            Value::String(s) => Flat::Str(s),
+            Value::Bool(b) => Flat::Bool(*b),
+            Value::Null => Flat::Null,
+            Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+                (Some(n), _) => Flat::UInt(n),
+                (None, Some(n)) => Flat::Int(n),
+                _ => return None,
+            },
+            Value::Array(_) | Value::Object(_) => return None,
+        };
+        if !A::decode_flat(&mut slots, index, value) {
+            return None;
+        }
+    }
+    Some(slots)
 }
 
 /// A position in the text.
@@ -194,10 +221,12 @@ mod tests {
 
     use super::super::{
         ArgsError, ArgsStruct, DecodeCx, Literal, Param, ParamMeta, Path, Seed, decode_text, decode_text_fully,
+        decode_value_fully,
     };
-    use super::{Flat, decode};
+    use super::{Flat, decode, decode_value};
     use proptest::prelude::*;
     use serde::de::{IgnoredAny, MapAccess};
+    use serde_json::Value;
 
     #[derive(Debug, PartialEq)]
     struct Args {
@@ -291,6 +320,10 @@ mod tests {
         decode::<Args>(text).map(super::super::finish::<Args>)
     }
 
+    fn fast_value(value: &Value) -> Option<Result<Args, ArgsError>> {
+        decode_value::<Args>(value).map(super::super::finish::<Args>)
+    }
+
     #[test]
     fn plain_objects_take_the_fast_path_and_read_as_the_full_decoder_reads_them() {
         for text in [
@@ -304,6 +337,10 @@ mod tests {
             let fast = fast(text).unwrap_or_else(|| panic!("the fast path gave up on {text}"));
             assert_eq!(fast, decode_text_fully::<Args>(text), "{text}");
             assert_eq!(decode_text::<Args>(text), fast, "{text}");
+            let value: Value = serde_json::from_str(text).expect("JSON");
+            let fast_value = fast_value(&value).unwrap_or_else(|| panic!("the fast path gave up on {value}"));
+            assert_eq!(fast_value, fast, "{text}");
+            assert_eq!(decode_value_fully::<Args>(&value), fast, "{text}");
         }
     }
 
@@ -330,6 +367,25 @@ mod tests {
             "[1]",
         ] {
             assert!(fast(text).is_none(), "the fast path read {text}");
+        }
+    }
+
+    #[test]
+    fn a_value_takes_the_fast_path_for_any_string_and_leaves_the_rest_to_the_full_decoder() {
+        let value = serde_json::json!({"s": "a\"b\\\n\u{1}", "n": 1, "i": -1, "b": true, "o": null});
+        let fast = fast_value(&value).expect("the fast path reads it");
+        assert_eq!(fast, decode_value_fully::<Args>(&value));
+        assert_eq!(fast.expect("valid").s, "a\"b\\\n\u{1}");
+        for value in [
+            serde_json::json!({"s": "x", "n": 1.0, "i": 1, "b": true}),
+            serde_json::json!({"s": "x", "n": 1, "i": 1, "b": "yes"}),
+            serde_json::json!({"s": "x", "n": 1, "i": 1, "b": true, "x": 1}),
+            serde_json::json!({"s": "x", "n": 1, "i": 1, "b": true, "o": [1]}),
+            serde_json::json!({"s": "x", "n": 1, "i": 1, "b": true, "e": "c"}),
+            serde_json::json!(null),
+            serde_json::json!([]),
+        ] {
+            assert!(fast_value(&value).is_none(), "the fast path read {value}");
         }
     }
 
@@ -386,6 +442,11 @@ mod tests {
         fn the_fast_path_never_reads_a_text_otherwise_than_the_full_decoder(text in text()) {
             if let Some(fast) = fast(&text) {
                 prop_assert_eq!(fast, decode_text_fully::<Args>(&text), "{}", text);
+            }
+            if let Ok(value) = serde_json::from_str::<Value>(&text)
+                && let Some(fast) = fast_value(&value)
+            {
+                prop_assert_eq!(fast, decode_value_fully::<Args>(&value), "{}", text);
             }
         }
     }
