@@ -1249,30 +1249,69 @@ impl<P: Param, const N: usize> Param for [P; N] {
     }
 }
 
-struct MapVisitor<'a, P, M> {
+/// The key type of a map parameter: a string type. A key that does not fit (a `char` key of
+/// more than one character) is an error at the entry's path, in serde's words.
+pub trait MapKey: Sized + Ord + Eq + Hash {
+    /// Whether an object's key fits this type; the error is serde's message.
+    #[inline]
+    fn check(key: &str) -> Result<(), String> {
+        let _ = key;
+        Ok(())
+    }
+    /// The key from an object's key that [`check`](Self::check) passed.
+    fn from_key(key: String) -> Self;
+}
+
+macro_rules! string_keys {
+    ($($t:ty),*) => {$(
+        impl MapKey for $t {
+            #[inline]
+            fn from_key(key: String) -> Self {
+                key.into()
+            }
+        }
+    )*};
+}
+string_keys!(String, Box<str>, std::sync::Arc<str>, std::borrow::Cow<'static, str>);
+
+impl MapKey for char {
+    fn check(key: &str) -> Result<(), String> {
+        let mut chars = key.chars();
+        match (chars.next(), chars.next()) {
+            (Some(_), None) => Ok(()),
+            _ => Err(format!("invalid value: string {}, expected a character", Value::from(key))),
+        }
+    }
+    fn from_key(key: String) -> Self {
+        key.chars().next().unwrap_or_default()
+    }
+}
+
+struct MapVisitor<'a, K, P, M> {
     at: &'a Path<'a>,
     meta: &'a ParamMeta,
     cx: &'a DecodeCx,
-    _p: PhantomData<(P, M)>,
+    _p: PhantomData<(K, P, M)>,
 }
 
-impl<P, M> MapVisitor<'_, P, M> {
+impl<K, P, M> MapVisitor<'_, K, P, M> {
     fn wrong<E: de::Error>(&self, actual: String) -> E {
         self.cx.fail(self.at, ArgsErrorKind::WrongType { expected: "object", actual })
     }
 }
 
-impl<'de, P: Param, M: Default + Extend<(String, P)>> Visitor<'de> for MapVisitor<'_, P, M> {
+impl<'de, K: MapKey, P: Param, M: Default + Extend<(K, P)>> Visitor<'de> for MapVisitor<'_, K, P, M> {
     type Value = M;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("an object")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<M, A::Error> {
         let mut out = M::default();
-        while let Some(key) = map.next_key::<String>()? {
-            let at = Path::Field(self.at, &key);
+        while let Some(name) = map.next_key::<String>()? {
+            let at = Path::Field(self.at, &name);
+            K::check(&name).map_err(|message| self.cx.fail(&at, ArgsErrorKind::Other(message)))?;
             let value = map.next_value_seed(Seed::<P>::new(at, self.meta, self.cx))?;
-            out.extend(std::iter::once((key, value)));
+            out.extend(std::iter::once((K::from_key(name), value)));
         }
         Ok(out)
     }
@@ -1284,11 +1323,10 @@ impl<'de, P: Param, M: Default + Extend<(String, P)>> Visitor<'de> for MapVisito
 
 macro_rules! map_like {
     ($($t:ident),*) => {$(
-        impl<K: From<String> + Ord + Eq + Hash, P: Param> Param for $t<K, P> {
+        impl<K: MapKey, P: Param> Param for $t<K, P> {
             const EXPECTED: &'static str = "object";
             fn decode<'de, D: Deserializer<'de>>(d: D, at: &Path<'_>, meta: &ParamMeta, cx: &DecodeCx) -> Result<Self, D::Error> {
-                let pairs: Vec<(String, P)> = d.deserialize_any(MapVisitor::<P, Vec<(String, P)>> { at, meta, cx, _p: PhantomData })?;
-                Ok(pairs.into_iter().map(|(k, v)| (K::from(k), v)).collect())
+                d.deserialize_any(MapVisitor::<K, P, Self> { at, meta, cx, _p: PhantomData })
             }
         }
     )*};
