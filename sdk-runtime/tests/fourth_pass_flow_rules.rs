@@ -4,9 +4,9 @@
 //! handler timeouts against the spec's and the dispatcher's defaults, specs changed after
 //! registration, manifest strings at dispatch, handlers of plugins that are not loaded or switched
 //! off; the command tokeniser's escapes and unclosed quotes, plugin config loading, storing and
-//! updating, a plugin whose handler batch is refused; deferred tools that leave the pool, the order
+//! updating; deferred tools that leave the pool, the order
 //! discoveries are advertised in, and history texts in zh-Hans. Every expected value follows the
-//! rules' own words; a test named `deviation_…` quotes the sentence the runtime does not follow yet.
+//! rules' own words.
 #![allow(missing_debug_implementations)]
 
 use serde::{Deserialize, Serialize};

@@ -886,8 +886,9 @@ impl Inner {
         }
     }
 
-    fn failure_text(&self, full: &str, run: &Run) -> String {
-        match (run, self.locale) {
+    /// A failed run's text in `locale`: the dispatcher's for the result, English for the log.
+    fn failure_text(full: &str, run: &Run, locale: Locale) -> String {
+        match (run, locale) {
             (Run::TimedOut(timeout), Locale::En) => {
                 format!("HookHandler {full} timed out after {} ms", timeout.as_millis())
             }
@@ -914,10 +915,11 @@ impl Inner {
             }
             Run::Outcome(outcome) => outcome,
             failed => {
-                let text = self.failure_text(full, &failed);
+                // Log lines are English whatever the dispatcher's locale.
+                let logged = || Self::failure_text(full, &failed, Locale::En);
                 match handler.error_policy {
-                    ErrorPolicy::Skip => tracing::debug!(hook = &**hook, handler = full, "{text}"),
-                    ErrorPolicy::Log => tracing::warn!(hook = &**hook, handler = full, "{text}"),
+                    ErrorPolicy::Skip => tracing::debug!(hook = &**hook, handler = full, "{}", logged()),
+                    ErrorPolicy::Log => tracing::warn!(hook = &**hook, handler = full, "{}", logged()),
                     ErrorPolicy::Abort if spec.allow_abort => {
                         result.aborted = true;
                         result.stopped_by = Some(full.to_owned());
@@ -926,11 +928,12 @@ impl Inner {
                         tracing::warn!(
                             hook = &**hook,
                             handler = full,
-                            "{text}; the hook does not allow abort, continuing"
+                            "{}; the hook does not allow abort, continuing",
+                            logged()
                         );
                     }
                 }
-                result.errors.push(text);
+                result.errors.push(Self::failure_text(full, &failed, self.locale));
                 return;
             }
         };
@@ -985,8 +988,7 @@ impl Inner {
             }
             Run::Skipped => {}
             failed => {
-                let text = self.failure_text(full, &failed);
-                tracing::warn!(hook, handler = full, "{text}");
+                tracing::warn!(hook, handler = full, "{}", Self::failure_text(full, &failed, Locale::En));
             }
         }
     }
