@@ -776,7 +776,10 @@ impl ToolRegistry {
                 Ok(Called::Done(outcome)) => {
                     let mut clock = clock;
                     return match (clock.ended_in_time(), outcome) {
-                        (Ok(()), Ok(result)) => named(result, requested),
+                        (Ok(()), Ok(mut result)) => {
+                            name_as_requested(&mut result, requested);
+                            result
+                        }
                         (Ok(()), Err(error)) => {
                             conclude_otherwise(Guarded::Finished(Err(error)), requested, provider, locale)
                         }
@@ -820,7 +823,22 @@ impl ToolRegistry {
         if failures.is_empty() { Ok(()) } else { Err(CloseErrors(failures)) }
     }
 
+    /// The registry's limits on a call's arguments: `Some` error when they are too large or too
+    /// deep. Text no longer than either limit passes at once (it can nest no deeper than its
+    /// length).
+    #[inline]
     fn check_argument_limits(&self, arguments: &ToolArguments) -> Option<ArgsError> {
+        let config = &self.inner.config;
+        if let ToolArguments::Text(text) = arguments
+            && text.len() <= config.max_argument_bytes
+            && text.len() <= config.max_argument_depth.min(MAX_ARGUMENT_DEPTH)
+        {
+            return None;
+        }
+        self.check_argument_limits_fully(arguments)
+    }
+
+    fn check_argument_limits_fully(&self, arguments: &ToolArguments) -> Option<ArgsError> {
         let config = &self.inner.config;
         let max_depth = config.max_argument_depth.min(MAX_ARGUMENT_DEPTH);
         let too_deep = |depth| Some(ArgsError::document(ArgsErrorKind::TooDeep(depth)));
@@ -1005,10 +1023,16 @@ fn conclude(
 /// A result named as the caller asked for the tool (most providers name it so already).
 #[inline]
 fn named(mut result: ToolExecutionResult, requested: &str) -> ToolExecutionResult {
+    name_as_requested(&mut result, requested);
+    result
+}
+
+/// [`named`] in place.
+#[inline]
+fn name_as_requested(result: &mut ToolExecutionResult, requested: &str) {
     if result.tool_name != requested {
         result.tool_name = requested.to_owned();
     }
-    result
 }
 
 /// [`conclude`] for a call that failed, panicked, timed out or found no timer: logged.
