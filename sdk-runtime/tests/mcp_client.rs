@@ -493,7 +493,11 @@ async fn a_server_that_goes_away_mid_call_fails_clearly_and_is_reconnected_on(pr
     server.shutdown().await;
     let lost = in_flight.await.unwrap();
     assert!(!lost.success);
-    assert_eq!(lost.error_message, "MCP server 'remote' stopped before answering; try again shortly", "{protocol:?}");
+    assert_eq!(
+        lost.error_message,
+        "MCP tool 'remote_slow' failed: MCP server 'remote' stopped before answering; try again shortly",
+        "{protocol:?}"
+    );
 
     assert!(eventually(|| matches!(provider.servers()[0].1, McpServerStatus::Reconnecting { .. })).await);
     let started = Instant::now();

@@ -17,7 +17,7 @@ fn isolated_host_survives_the_plugin_being_killed() {
     assert_eq!(pids.len(), 2, "{out}");
     assert_ne!(pids[0], pids[1], "a new process after the kill");
     assert!(
-        lines.contains(&"the call in flight: error: MCP server 'isolated' stopped before answering; try again shortly")
+        lines.contains(&"the call in flight: error: MCP tool 'slow_echo' failed: MCP server 'isolated' stopped before answering; try again shortly")
     );
     assert!(lines.contains(&"a call meanwhile: error: MCP server 'isolated' is not connected"));
     assert_eq!(lines.last(), Some(&"a call now: hello again"));

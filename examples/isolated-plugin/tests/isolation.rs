@@ -186,9 +186,15 @@ async fn a_crash_mid_call_is_a_clear_error_and_the_plugin_comes_back() {
         tokio::spawn(async move { call(&waiting, "slow_echo", json!({"text": "hi", "delay_ms": 5000})).await });
     tokio::time::sleep(Duration::from_millis(200)).await;
     let crashed = call(&registry, "crash", json!({})).await;
-    assert_eq!(crashed.error_message, "MCP server 'isolated' stopped before answering; try again shortly");
+    assert_eq!(
+        crashed.error_message,
+        "MCP tool 'crash' failed: MCP server 'isolated' stopped before answering; try again shortly"
+    );
     let lost = in_flight.await.unwrap();
-    assert_eq!(lost.error_message, "MCP server 'isolated' stopped before answering; try again shortly");
+    assert_eq!(
+        lost.error_message,
+        "MCP tool 'slow_echo' failed: MCP server 'isolated' stopped before answering; try again shortly"
+    );
 
     // Until it is back, its tools fail at once and say why.
     assert!(eventually(|| !connected(&provider)).await);

@@ -220,10 +220,11 @@ impl McpToolProvider {
                 Err(CallError::Lost) => {
                     tracing::warn!(server = %server, tool = %tool, "MCP server's connection broke during a call");
                     Ok(ToolExecutionResult::failure(
-                        tool,
+                        tool.clone(),
+                        // A transport error, worded as every other one, with what happened.
                         locale.pick(
-                            format!("MCP server '{server}' stopped before answering; try again shortly"),
-                            format!("MCP 服务器 '{server}' 在回答前停止了；请稍后重试"),
+                            format!("MCP tool '{tool}' failed: MCP server '{server}' stopped before answering; try again shortly"),
+                            format!("MCP 工具 '{tool}' 执行失败: MCP 服务器 '{server}' 在回答前停止了；请稍后重试"),
                         ),
                     ))
                 }
