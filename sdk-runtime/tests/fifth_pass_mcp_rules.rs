@@ -1,9 +1,9 @@
 //! The tools of MCP servers in a registry, checked against the written rules for the MCP tool
 //! provider, sentence by sentence, where no other test checks them: its name and type, the
 //! servers in configuration order, listing that ignores the context, each MCP tool as a spec (raw
-//! name, title, trimmed description or the fallback in both locales,
-//! annotation hints, the server's read timeout), routing, the failure texts in both
-//! locales, the conversion of results, and calls that are not checked against the input schema.
+//! name, title, trimmed description or the fallback in both locales, annotation hints, the
+//! server's read timeout), routing, the failure texts in both locales, the conversion of results,
+//! and calls that are not checked against the input schema.
 //!
 //! The servers here are minimal MCP endpoints over Streamable HTTP that answer with JSON bodies
 //! written out by hand, so every field a server sends is exactly what the test says; where the
