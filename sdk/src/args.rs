@@ -1040,6 +1040,10 @@ macro_rules! string_like {
             fn decode<'de, D: Deserializer<'de>>(d: D, at: &Path<'_>, meta: &ParamMeta, cx: &DecodeCx) -> Result<Self, D::Error> {
                 String::decode(d, at, meta, cx).map(Into::into)
             }
+            #[inline]
+            fn from_flat(value: Flat<'_>, meta: &ParamMeta) -> Option<Self> {
+                String::from_flat(value, meta).map(Into::into)
+            }
         }
     )*};
 }

@@ -237,6 +237,7 @@ mod tests {
         o: Option<u8>,
         e: Option<String>,
         w: Option<u128>,
+        k: Option<Box<str>>,
     }
 
     #[derive(Default)]
@@ -248,12 +249,13 @@ mod tests {
         o: Option<Option<u8>>,
         e: Option<Option<String>>,
         w: Option<Option<u128>>,
+        k: Option<Option<Box<str>>>,
     }
 
     const fn meta(rust_type: &'static str) -> ParamMeta {
         ParamMeta { rust_type, allowed: None, outer: None }
     }
-    static META: [ParamMeta; 7] = [
+    static META: [ParamMeta; 8] = [
         meta("String"),
         meta("u32"),
         meta("i64"),
@@ -261,10 +263,11 @@ mod tests {
         meta("u8"),
         ParamMeta { rust_type: "String", allowed: Some(&[Literal::Str("a"), Literal::Str("b")]), outer: None },
         meta("u128"),
+        meta("Box<str>"),
     ];
 
     impl ArgsStruct for Args {
-        const NAMES: &'static [&'static str] = &["s", "n", "i", "b", "o", "e", "w"];
+        const NAMES: &'static [&'static str] = &["s", "n", "i", "b", "o", "e", "w", "k"];
         const DENY_UNKNOWN: bool = false;
         type Slots = Slots;
         fn decode_field<'de, A: MapAccess<'de>>(
@@ -282,6 +285,7 @@ mod tests {
                 4 => slots.o = Some(map.next_value_seed(Seed::new(at(4), &META[4], cx))?),
                 5 => slots.e = Some(map.next_value_seed(Seed::new(at(5), &META[5], cx))?),
                 6 => slots.w = Some(map.next_value_seed(Seed::new(at(6), &META[6], cx))?),
+                7 => slots.k = Some(map.next_value_seed(Seed::new(at(7), &META[7], cx))?),
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -297,6 +301,7 @@ mod tests {
                 o: slots.o.flatten(),
                 e: slots.e.flatten(),
                 w: slots.w.flatten(),
+                k: slots.k.flatten(),
             })
         }
         fn decode_flat(slots: &mut Slots, index: usize, value: Flat<'_>) -> bool {
@@ -311,6 +316,7 @@ mod tests {
                 4 => put(&mut slots.o, value, &META[4]),
                 5 => put(&mut slots.e, value, &META[5]),
                 6 => put(&mut slots.w, value, &META[6]),
+                7 => put(&mut slots.k, value, &META[7]),
                 _ => false,
             }
         }
@@ -329,7 +335,7 @@ mod tests {
         for text in [
             r#"{"s":"Paris","n":3,"i":-7,"b":true}"#,
             " {\n\t\"b\" : false , \"s\" : \"\" , \"n\" : 0 , \"i\" : 9223372036854775807 }\r\n",
-            r#"{"s":"é漢","n":4294967295,"i":-9223372036854775808,"b":false,"o":null,"e":"b","w":18446744073709551615}"#,
+            r#"{"s":"é漢","n":4294967295,"i":-9223372036854775808,"b":false,"o":null,"e":"b","w":18446744073709551615,"k":"boxed"}"#,
             r#"{"s":"x","n":1,"i":0,"b":true,"o":255,"s":"last"}"#,
             r#"{"n":1}"#,
             "{}",
@@ -399,7 +405,7 @@ mod tests {
             Just("[".to_owned()),
             Just("]".to_owned()),
             prop::sample::select(vec![" ", "\t", "\n", "\r", "\u{a0}", "\u{b}", ""]).prop_map(str::to_owned),
-            prop::sample::select(vec!["s", "n", "i", "b", "o", "e", "w", "x", "\\u0073", "S"])
+            prop::sample::select(vec!["s", "n", "i", "b", "o", "e", "w", "k", "x", "\\u0073", "S"])
                 .prop_map(|k| format!("\"{k}\"")),
             "[a-z\\\\\"\u{0}-\u{1f}é漢 ]{0,6}".prop_map(|s| format!("\"{s}\"")),
             any::<i128>().prop_map(|n| n.to_string()),
@@ -416,7 +422,7 @@ mod tests {
     /// Texts mostly shaped like an object of parameters, often plain, sometimes broken.
     fn text() -> impl Strategy<Value = String> {
         let entry = (
-            prop::sample::select(vec!["s", "n", "i", "b", "o", "e", "w", "x"]),
+            prop::sample::select(vec!["s", "n", "i", "b", "o", "e", "w", "k", "x"]),
             prop::sample::select(vec!["", " ", "\n"]),
             prop_oneof![
                 piece(),
