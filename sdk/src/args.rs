@@ -4,9 +4,10 @@
 //! into it in one pass, with the lenient scalar rules models need and a JSON path on every error.
 //! Nothing is allocated on the success path beyond the parameter values themselves.
 //!
-//! The common case, an object of plain strings, integers and booleans, is read without serde in
-//! one scan of its bytes ([`Flat`], [`Param::from_flat`]); anything else, and every error, is read
-//! by serde from the start, so both give the same parameters.
+//! The common case, an object of plain strings, integers, booleans and `null`s, is read without
+//! serde, in one scan of the text's bytes or one pass over the value's entries ([`Flat`],
+//! [`Param::from_flat`]); anything else, and every value the fast path does not take as it is, is
+//! read by serde from the start, so both give the same parameters and the same errors.
 
 use crate::{Locale, ToolArguments, ToolError};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -532,9 +533,12 @@ pub trait Param: Sized {
         cx: &DecodeCx,
     ) -> Result<Self, D::Error>;
     /// The value of a plain scalar when this type takes it as it is, for the fast path of
-    /// [`decode_text`]: no lenient reading, nothing outside the parameter's `enum`. `None` (the
-    /// default) makes the whole text go through [`decode`](Self::decode), which reads the value
-    /// again and words any error.
+    /// [`decode_text`] and [`decode_value`]: no lenient reading, nothing outside the parameter's
+    /// `enum`. `None` (the default) makes the whole of the arguments go through
+    /// [`decode`](Self::decode), which reads the value again and words any error.
+    ///
+    /// An implementation must give exactly what [`decode`](Self::decode) gives for the same JSON,
+    /// or `None`: the two paths must never read a call differently.
     #[inline]
     fn from_flat(value: Flat<'_>, meta: &ParamMeta) -> Option<Self> {
         let _ = (value, meta);
@@ -1586,7 +1590,7 @@ pub trait ArgsStruct: Sized {
     }
     /// Stores a plain scalar the fast path read for parameter `index` ([`Param::from_flat`]);
     /// `false` when the parameter does not take it as it is, and the full decoder must read the
-    /// text. The default takes nothing.
+    /// arguments (text or value). The default takes nothing.
     fn decode_flat(slots: &mut Self::Slots, index: usize, value: Flat<'_>) -> bool {
         let _ = (slots, index, value);
         false
@@ -1698,7 +1702,7 @@ pub fn decode_text<A: ArgsStruct>(text: &str) -> Result<A, ArgsError> {
     }
     // An object of plain scalars is read without serde; anything else (and every error) is
     // read by the pass below, from the start.
-    if let Some(slots) = flat::decode::<A>(text) {
+    if let Some(slots) = flat::decode_text::<A>(text) {
         return finish::<A>(slots);
     }
     decode_text_fully(text)

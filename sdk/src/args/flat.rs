@@ -17,14 +17,17 @@
 use super::{ArgsStruct, Literal, Param, ParamMeta};
 use serde_json::Value;
 
-/// A plain JSON scalar as the fast path read it.
+/// A plain JSON scalar as the fast path read it, from text or from a value.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Flat<'a> {
-    /// A string without escapes or control characters: its text between the quotes.
+    /// A string: from text, one without escapes or control characters (its text between the
+    /// quotes); from a value, any.
     Str(&'a str),
-    /// A non-negative integer written without fraction or exponent that fits a `u64`.
+    /// A non-negative integer that fits a `u64` (from text, written without fraction or exponent).
     UInt(u64),
-    /// A negative integer written without fraction or exponent that fits an `i64` (never `-0`).
+    /// A negative integer that fits an `i64` (from text, written without fraction or exponent,
+    /// and never `-0`).
     Int(i64),
     /// `true` or `false`.
     Bool(bool),
@@ -33,7 +36,7 @@ pub enum Flat<'a> {
 }
 
 /// The parameters of an object of plain scalars, or `None` when the text needs the full decoder.
-pub(super) fn decode<A: ArgsStruct>(text: &str) -> Option<A::Slots> {
+pub(super) fn decode_text<A: ArgsStruct>(text: &str) -> Option<A::Slots> {
     let mut scan = Scan { text, at: 0 };
     scan.skip_blank();
     scan.eat(b'{')?;
@@ -70,7 +73,7 @@ pub(super) fn decode<A: ArgsStruct>(text: &str) -> Option<A::Slots> {
     (scan.at == text.len()).then_some(slots)
 }
 
-/// [`decode`] for arguments given as a value: an object whose values are strings (any: a value's
+/// [`decode_text`] for arguments given as a value: an object whose values are strings (any: a value's
 /// strings hold no escapes), integers that fit a `u64` or a negative `i64`, booleans or `null`.
 pub(super) fn decode_value<A: ArgsStruct>(value: &Value) -> Option<A::Slots> {
     let mut slots = A::Slots::default();
@@ -223,7 +226,7 @@ mod tests {
         ArgsError, ArgsStruct, DecodeCx, Literal, Param, ParamMeta, Path, Seed, decode_text, decode_text_fully,
         decode_value_fully,
     };
-    use super::{Flat, decode, decode_value};
+    use super::{Flat, decode_text as decode, decode_value};
     use proptest::prelude::*;
     use serde::de::{IgnoredAny, MapAccess};
     use serde_json::Value;
