@@ -311,6 +311,7 @@ type Payload = Box<dyn std::any::Any + Send>;
 impl Clock {
     /// The clock of a call with this limit that started at `started`. A short limit is read on
     /// the precise clock from now on: create it before the call starts.
+    #[inline]
     pub(crate) fn new(limit: Option<Duration>, started: Stamp) -> Self {
         let precise =
             |limit, from: Instant| Timing::Precise { limit, deadline: deadline_after(from, limit), from: Some(from) };

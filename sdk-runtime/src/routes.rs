@@ -118,6 +118,7 @@ impl<'a> RouteRef<'a> {
     }
 
     /// The tool's name in this name space.
+    #[inline]
     pub(crate) fn name(&self) -> &'a str {
         route_name(&self.routes.sources, self.route)
     }
