@@ -81,6 +81,9 @@ struct Text {
 }
 
 static NEEDS_TEXT_CALLS: AtomicUsize = AtomicUsize::new(0);
+/// Held by every test that runs `needs_text`: two that count its calls would otherwise see the
+/// others' calls, the tests of a binary running at once.
+static NEEDS_TEXT: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 #[hook_handler("derived.typed", custom = true)]
 async fn needs_text(payload: Text) -> HookOutcome<Text> {
@@ -191,6 +194,7 @@ async fn a_declared_timeout_wins_over_the_specs_default() {
 // "an error at the document root has no path and reads `invalid payload: {reason}`" ... "handler not called"
 #[tokio::test]
 async fn a_root_decode_error_has_no_path_and_the_handler_is_not_called() {
+    let _serial = NEEDS_TEXT.lock().await;
     let d = with_free_handlers(vec![HookSpec::new("derived.typed")], &["needs_text"]);
     let before = NEEDS_TEXT_CALLS.load(Ordering::SeqCst);
     let result = d.invoke("derived.typed", args(json!({"other": 1}))).await.unwrap();
@@ -307,6 +311,7 @@ async fn a_null_optional_property_passes_validation() {
 // "`HookDispatchResult { hook_name (trimmed), ...`" and "Targets = enabled handlers whose hook equals the name"
 #[tokio::test]
 async fn a_padded_hook_name_is_trimmed_in_the_result_and_reaches_its_handlers() {
+    let _serial = NEEDS_TEXT.lock().await;
     let d = with_free_handlers(vec![HookSpec::new("derived.typed")], &["needs_text"]);
     let result = d.invoke("  derived.typed \n", args(json!({"text": "a"}))).await.unwrap();
     assert_eq!(result.hook_name, "derived.typed");
@@ -327,6 +332,7 @@ async fn wait_observers_awaits_the_observers_of_every_call() {
 // "`invoke_with(name, &impl Serialize)`" ... "`kwargs_as::<T>()`"
 #[tokio::test]
 async fn invoke_with_serialises_a_struct_and_kwargs_as_reads_the_final_kwargs() {
+    let _serial = NEEDS_TEXT.lock().await;
     let d = with_free_handlers(vec![HookSpec::new("derived.typed")], &["needs_text"]);
     let result = d.invoke_with("derived.typed", &Text { text: "abc".into() }).await.unwrap();
     assert_eq!(result.kwargs_as::<Text>().unwrap().text, "ABC");
@@ -335,6 +341,7 @@ async fn invoke_with_serialises_a_struct_and_kwargs_as_reads_the_final_kwargs() 
 // "Shutdown requested ⇒ return it; no handler runs." (`invoke_and_wait` is `invoke` then a wait)
 #[tokio::test]
 async fn invoke_and_wait_after_shutdown_runs_nothing() {
+    let _serial = NEEDS_TEXT.lock().await;
     let d = with_free_handlers(vec![HookSpec::new("derived.typed")], &["needs_text"]);
     d.shutdown().await;
     let before = NEEDS_TEXT_CALLS.load(Ordering::SeqCst);
