@@ -193,11 +193,37 @@ fn next_dispatcher_id() -> u64 {
 /// How one handler call ended.
 enum Run {
     Outcome(HandlerOutcome),
-    /// A failure message (localised), without the `HookHandler {full} failed: ` part.
-    Failed(String),
+    /// A failure, rendered in a locale without the `HookHandler {full} failed: ` part.
+    Failed(Failure),
     TimedOut(Duration),
     /// The breaker denied it.
     Skipped,
+}
+
+/// Why a handler's run failed: rendered in the dispatcher's locale for the dispatch result, in
+/// English for the log.
+enum Failure {
+    /// Its plugin is not loaded.
+    NotLoaded(String),
+    /// Its payload did not decode (the decoder's detail).
+    InvalidPayload(String),
+    /// No timer could be armed.
+    NoTimer(Box<toolhook::ToolError>),
+    /// A panic or the handler's own error: its text, as it is in every locale.
+    Text(String),
+}
+
+impl Failure {
+    fn message(&self, locale: Locale) -> String {
+        match (self, locale) {
+            (Failure::NotLoaded(plugin_id), Locale::En) => format!("plugin {plugin_id} is not loaded"),
+            (Failure::NotLoaded(plugin_id), Locale::ZhHans) => format!("插件 {plugin_id} 未加载"),
+            (Failure::InvalidPayload(detail), Locale::En) => format!("invalid payload: {detail}"),
+            (Failure::InvalidPayload(detail), Locale::ZhHans) => format!("载荷无效: {detail}"),
+            (Failure::NoTimer(error), locale) => error.message(locale).to_owned(),
+            (Failure::Text(text), _) => text.clone(),
+        }
+    }
 }
 
 /// Fires named hooks at the handlers plugins registered: blocking handlers in order on the
@@ -743,13 +769,6 @@ impl Inner {
         }
     }
 
-    fn not_loaded(&self, plugin_id: &str) -> String {
-        match self.locale {
-            Locale::En => format!("plugin {plugin_id} is not loaded"),
-            Locale::ZhHans => format!("插件 {plugin_id} 未加载"),
-        }
-    }
-
     /// one call, with its loaded check, breaker permit, timeout and panic catching; its timeout
     /// counts from `started`. Also gives the clock reading taken when the handler returned
     /// (`started` when it did not run), from which the next handler of a dispatch starts.
@@ -792,7 +811,7 @@ impl Inner {
         slot: &mut HandlerSlot,
     ) -> Started<'a> {
         if handler.missing_instance || !handler.loaded.load(Ordering::Relaxed) {
-            return Started::Over(Run::Failed(self.not_loaded(handler.plugin_id())), started);
+            return Started::Over(Run::Failed(Failure::NotLoaded(handler.plugin_id().to_owned())), started);
         }
         let probe = match self.breaker.acquire(handler.plugin_id()) {
             Permit::Granted { probe } => probe,
@@ -857,12 +876,12 @@ impl Inner {
             }
             Guarded::NoTimer(missing) => {
                 ticket.report(Verdict::Neutral);
-                Run::Failed(missing.into_tool_error().message(self.locale).to_owned())
+                Run::Failed(Failure::NoTimer(Box::new(missing.into_tool_error())))
             }
             Guarded::Panicked(text) => {
                 ticket.report(Verdict::Failure);
                 // `panic`, and the payload's text when it is one.
-                Run::Failed(text.map_or_else(|| "panic".to_owned(), |text| format!("panic: {text}")))
+                Run::Failed(Failure::Text(text.map_or_else(|| "panic".to_owned(), |text| format!("panic: {text}"))))
             }
             Guarded::Finished(Ok(outcome)) => {
                 ticket.report(Verdict::Success);
@@ -870,18 +889,15 @@ impl Inner {
             }
             Guarded::Finished(Err(HookHandlerError::InvalidPayload(error))) => {
                 ticket.report(Verdict::Neutral);
-                Run::Failed(match self.locale {
-                    Locale::En => format!("invalid payload: {}", error.detail()),
-                    Locale::ZhHans => format!("载荷无效: {}", error.detail()),
-                })
+                Run::Failed(Failure::InvalidPayload(error.detail().to_string()))
             }
             Guarded::Finished(Err(HookHandlerError::PluginNotLoaded(plugin_id))) => {
                 ticket.report(Verdict::Neutral);
-                Run::Failed(self.not_loaded(&plugin_id))
+                Run::Failed(Failure::NotLoaded(plugin_id.to_string()))
             }
             Guarded::Finished(Err(error)) => {
                 ticket.report(Verdict::Success);
-                Run::Failed(error.to_string().trim().to_owned())
+                Run::Failed(Failure::Text(error.to_string().trim().to_owned()))
             }
         }
     }
@@ -895,10 +911,15 @@ impl Inner {
             (Run::TimedOut(timeout), Locale::ZhHans) => {
                 format!("HookHandler {full} 执行超时，已超过 {}ms", timeout.as_millis())
             }
-            (Run::Failed(message), Locale::En) if message.is_empty() => format!("HookHandler {full} failed"),
-            (Run::Failed(message), Locale::En) => format!("HookHandler {full} failed: {message}"),
-            (Run::Failed(message), Locale::ZhHans) if message.is_empty() => format!("HookHandler {full} 执行失败"),
-            (Run::Failed(message), Locale::ZhHans) => format!("HookHandler {full} 执行失败: {message}"),
+            (Run::Failed(failure), locale) => {
+                let message = failure.message(locale);
+                match (message.is_empty(), locale) {
+                    (true, Locale::En) => format!("HookHandler {full} failed"),
+                    (false, Locale::En) => format!("HookHandler {full} failed: {message}"),
+                    (true, Locale::ZhHans) => format!("HookHandler {full} 执行失败"),
+                    (false, Locale::ZhHans) => format!("HookHandler {full} 执行失败: {message}"),
+                }
+            }
             (Run::Outcome(_) | Run::Skipped, _) => String::new(),
         }
     }

@@ -1,4 +1,4 @@
-//! Hook specs, the built-in catalogue, the dispatcher and its circuit breaker (hooks.md).
+//! Hook specs, the built-in catalogue, the dispatcher and its circuit breaker.
 //!
 //! A host fires a named hook with a JSON object of arguments. Blocking handlers run one after
 //! another on the caller's task and may replace the arguments or abort; observe handlers then run

@@ -319,7 +319,7 @@ impl PluginHost {
         };
         let config = match normalise(plugin.config(), stored.as_ref()) {
             Ok(config) => config,
-            Err(error) => return self.fail(&id, error.message(self.inner.locale)),
+            Err(error) => return self.fail_in(&id, error.message(self.inner.locale), error.message(Locale::En)),
         };
         if config.changed
             && let Some(source) = &self.inner.source
@@ -341,18 +341,19 @@ impl PluginHost {
             entries.retain(|entry| match dispatcher.check_handler(&id, entry) {
                 Ok(()) => true,
                 Err(error) => {
-                    self.problem(PluginProblem::component(
+                    let problem = PluginProblem::component(
                         &id,
                         format!("hook handler {}", entry.name),
                         error.message(self.inner.locale),
-                    ));
+                    );
+                    self.problem_logged_as(problem, &error.message(Locale::En));
                     false
                 }
             });
             if !entries.is_empty()
                 && let Err(error) = dispatcher.register_plugin(&id, source, entries)
             {
-                return self.fail(&id, error.message(self.inner.locale));
+                return self.fail_in(&id, error.message(self.inner.locale), error.message(Locale::En));
             }
         }
         // 4. Loading: tools are listed, calls get PluginNotLoaded.
@@ -399,15 +400,24 @@ impl PluginHost {
         }
     }
 
-    /// Records and logs a load problem, for the next [`LoadReport`].
-    fn problem(&self, problem: PluginProblem) {
-        problem.log();
+    /// Records a load problem worded in the host's locale, for the next [`LoadReport`], and
+    /// logs it with its English words.
+    fn problem_logged_as(&self, problem: PluginProblem, english: &str) {
+        problem.log_as(english);
         self.inner.load_problems.lock().unwrap_or_else(|p| p.into_inner()).push(problem);
     }
 
-    /// Marks a plugin failed and takes back everything it registered.
+    /// Marks a plugin failed and takes back everything it registered. `reason` is as the plugin
+    /// or its loader said it, in no particular locale.
     fn fail(&self, id: &str, reason: String) {
-        self.problem(PluginProblem::plugin(id, format!("failed to load: {reason}")));
+        let english = reason.clone();
+        self.fail_in(id, reason, english);
+    }
+
+    /// [`fail`](Self::fail) for a reason worded in the host's locale: logged in `english`.
+    fn fail_in(&self, id: &str, reason: String, english: String) {
+        let problem = PluginProblem::plugin(id, format!("failed to load: {reason}"));
+        self.problem_logged_as(problem, &format!("failed to load: {english}"));
         if let Some(instance) = self.runtime().get(id).and_then(|r| r.instance.clone()) {
             toolhook::__private::detach_context(&instance);
         }

@@ -38,10 +38,16 @@ impl PluginProblem {
 
     /// Logs it: an error when the whole plugin fails, a warning when one component is left out.
     pub(crate) fn log(&self) {
+        self.log_as(&self.message);
+    }
+
+    /// [`log`](Self::log) with `message` in place of the problem's own: its English words, for a
+    /// problem worded in another locale (log lines are English).
+    pub(crate) fn log_as(&self, message: &str) {
         match &self.component {
-            None => tracing::error!(plugin = %self.plugin_id, problem = %self.message, "plugin cannot load"),
+            None => tracing::error!(plugin = %self.plugin_id, problem = %message, "plugin cannot load"),
             Some(component) => tracing::warn!(
-                plugin = %self.plugin_id, %component, problem = %self.message, "component left out; the rest of the plugin loads"
+                plugin = %self.plugin_id, %component, problem = %message, "component left out; the rest of the plugin loads"
             ),
         }
     }
