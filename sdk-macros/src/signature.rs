@@ -156,7 +156,7 @@ pub(crate) fn shape_of(ty: &Type, errors: &mut Errors) -> Shape {
                 ("Vec" | "VecDeque" | "HashSet" | "BTreeSet", [inner]) => Shape::Seq(Box::new(shape_of(inner, errors))),
                 ("HashMap" | "BTreeMap", [key, value]) => {
                     if !is_string_key(key) {
-                        errors.error(key, "map keys of tool parameters must be of a string type (`String`, `&str`, `char`, `Box<str>`, `Arc<str>`, `Cow<str>`)");
+                        errors.error(key, "map keys of tool parameters must be of a string type (`String`, `char`, `Box<str>`, `Arc<str>`, `Cow<str>`)");
                     }
                     Shape::Map(Box::new(shape_of(value, errors)))
                 }
@@ -171,8 +171,9 @@ fn is_str(ty: &Type) -> bool {
     matches!(ty, Type::Path(p) if known_segment(p).is_some_and(|s| s.ident == "str"))
 }
 
-/// Whether a map's key type is one of the string types: `String`, `&str`, `char`, and `str`
-/// behind `Box`, `Arc` or `Cow`.
+/// Whether a map's key type is one of the string types: `String`, `char`, and `str` behind
+/// `Box`, `Arc` or `Cow`. A `&str` key passes here and is refused where every borrowed parameter
+/// is, with the advice to take it by value.
 fn is_string_key(ty: &Type) -> bool {
     match ty {
         Type::Path(p) => known_segment(p).is_some_and(|s| match s.ident.to_string().as_str() {

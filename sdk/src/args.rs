@@ -1258,11 +1258,11 @@ impl<P: Param, const N: usize> Param for [P; N] {
 }
 
 /// The key type of a map parameter: a string type. A key that does not fit (a `char` key of
-/// more than one character) is an error at the entry's path, in serde's words.
+/// other than one character) is an error at the entry's path, worded as for a value of the type.
 pub trait MapKey: Sized + Ord + Eq + Hash {
-    /// Whether an object's key fits this type; the error is serde's message.
+    /// Whether an object's key fits this type.
     #[inline]
-    fn check(key: &str) -> Result<(), String> {
+    fn check(key: &str) -> Result<(), ArgsErrorKind> {
         let _ = key;
         Ok(())
     }
@@ -1283,11 +1283,11 @@ macro_rules! string_keys {
 string_keys!(String, Box<str>, std::sync::Arc<str>, std::borrow::Cow<'static, str>);
 
 impl MapKey for char {
-    fn check(key: &str) -> Result<(), String> {
+    fn check(key: &str) -> Result<(), ArgsErrorKind> {
         let mut chars = key.chars();
         match (chars.next(), chars.next()) {
             (Some(_), None) => Ok(()),
-            _ => Err(format!("invalid value: string {}, expected a character", Value::from(key))),
+            _ => Err(ArgsErrorKind::NotOneCharacter { actual: actual_str(key) }),
         }
     }
     fn from_key(key: String) -> Self {
@@ -1317,7 +1317,7 @@ impl<'de, K: MapKey, P: Param, M: Default + Extend<(K, P)>> Visitor<'de> for Map
         let mut out = M::default();
         while let Some(name) = map.next_key::<String>()? {
             let at = Path::Field(self.at, &name);
-            K::check(&name).map_err(|message| self.cx.fail(&at, ArgsErrorKind::Other(message)))?;
+            K::check(&name).map_err(|kind| self.cx.fail(&at, kind))?;
             let value = map.next_value_seed(Seed::<P>::new(at, self.meta, self.cx))?;
             out.extend(std::iter::once((K::from_key(name), value)));
         }

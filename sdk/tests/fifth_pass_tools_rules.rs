@@ -324,8 +324,9 @@ fn fp5_string_keys(
 }
 
 // "K a string type", where the string types are "`String`, `&str`, `char`, `Cow<str>`,
-// `Box<str>`, `Arc<str>`": every one keys an open object of its values. A key a `char` cannot
-// hold is an error at the entry, in serde's words (the "other" row).
+// `Box<str>`, `Arc<str>`": every one that is owned (all but `&str`, which a parameter cannot
+// borrow) keys an open object of its values. A key a `char` cannot hold is an error at the entry,
+// worded as for a `char` value.
 #[tokio::test]
 async fn maps_keyed_by_any_string_type_are_open_objects_of_their_values() {
     let spec = declared("fp5_string_keys");
@@ -348,14 +349,14 @@ async fn maps_keyed_by_any_string_type_are_open_objects_of_their_values() {
     assert_eq!(
         argument_error("fp5_string_keys", r#"{"boxed": {}, "shared": {}, "letters": {"ab": 1}}"#).await,
         [
-            r#"letters.ab: invalid value: string "ab", expected a character"#.to_owned(),
-            r#"letters.ab：invalid value: string "ab", expected a character"#.to_owned()
+            r#"letters.ab: expected a single character, got string "ab""#.to_owned(),
+            r#"letters.ab：应为单个字符，实际为 string "ab""#.to_owned()
         ]
     );
     // The key is read before its value: the first error in the text is the key's.
     assert_eq!(
         argument_error("fp5_string_keys", r#"{"boxed": {}, "shared": {}, "letters": {"": "x"}}"#).await[0],
-        r#"letters.: invalid value: string "", expected a character"#
+        r#"letters.: expected a single character, got string """#
     );
 }
 
