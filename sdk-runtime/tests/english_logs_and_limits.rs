@@ -4,7 +4,6 @@
 #![allow(missing_debug_implementations)]
 
 use serde_json::{Value, json};
-use std::sync::{Arc, Mutex};
 use toolhook::hooks::{ErrorPolicy, HookArgs, HookContext};
 use toolhook::{Locale, ToolArguments, ToolInvocation, hook_handler, plugin, tool};
 use toolhook_runtime::hooks::{HookDispatcher, HookHandlerEntry, HookSpec, HookSpecRegistry};
@@ -12,42 +11,9 @@ use toolhook_runtime::{PluginHost, PluginSet, PluginToolProvider, RegistryConfig
 
 // ---- helpers --------------------------------------------------------------------------------------
 
-/// A log sink the tests read back.
-#[derive(Clone, Default)]
-struct Lines(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for Lines {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Runs `f` and returns its output with the log lines at `level` and above written meanwhile on
-/// this thread.
-async fn logged_at<F: std::future::Future>(level: tracing::Level, f: F) -> (F::Output, String) {
-    let lines = Lines::default();
-    let writer = lines.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_writer(move || writer.clone())
-        .with_ansi(false)
-        .without_time()
-        .with_max_level(level)
-        .finish();
-    let _guard = tracing::subscriber::set_default(subscriber);
-    let output = f.await;
-    let text = String::from_utf8(lines.0.lock().unwrap().clone()).unwrap();
-    (output, text)
-}
-
-/// Whether `text` holds CJK ideographs or full-width / CJK punctuation.
-fn has_cjk(text: &str) -> bool {
-    text.chars().any(|c| matches!(c, '\u{3000}'..='\u{303F}' | '\u{4E00}'..='\u{9FFF}' | '\u{FF00}'..='\u{FFEF}'))
-}
+#[path = "common/logs.rs"]
+mod logs;
+use logs::{has_cjk, logged_at};
 
 fn args(value: Value) -> HookArgs {
     HookArgs::try_from(value).expect("a JSON object")

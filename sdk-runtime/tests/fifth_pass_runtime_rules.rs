@@ -40,47 +40,14 @@ use deferred_pool::{deferred, deferred_registry, example_registry, visible};
 /// Plugins are singletons per program: tests that load them take turns.
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-/// A log sink the tests read back.
-#[derive(Clone, Default)]
-struct Lines(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for Lines {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Runs `f` and returns its output with the log lines at `level` and above written meanwhile on
-/// this thread.
-async fn logged_at<F: std::future::Future>(level: tracing::Level, f: F) -> (F::Output, String) {
-    let lines = Lines::default();
-    let writer = lines.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_writer(move || writer.clone())
-        .with_ansi(false)
-        .without_time()
-        .with_max_level(level)
-        .finish();
-    let _guard = tracing::subscriber::set_default(subscriber);
-    let output = f.await;
-    let text = String::from_utf8(lines.0.lock().unwrap().clone()).unwrap();
-    (output, text)
-}
+#[path = "common/logs.rs"]
+mod logs;
+use logs::{has_cjk, logged_at};
 
 /// Lines of `log` at the given level (`"WARN"`, `"ERROR"`, …).
 fn at_level<'a>(log: &'a str, level: &str) -> Vec<&'a str> {
     let tag = format!(" {level} ");
     log.lines().filter(|l| l.contains(&tag) || l.starts_with(&format!("{level} "))).collect()
-}
-
-/// Whether `text` holds CJK ideographs or full-width / CJK punctuation.
-fn has_cjk(text: &str) -> bool {
-    text.chars().any(|c| matches!(c, '\u{3000}'..='\u{303F}' | '\u{4E00}'..='\u{9FFF}' | '\u{FF00}'..='\u{FFEF}'))
 }
 
 fn names(specs: &[ToolSpec]) -> Vec<String> {

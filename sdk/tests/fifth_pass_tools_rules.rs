@@ -9,16 +9,13 @@
 use serde_json::json;
 use std::collections::BTreeMap;
 use toolhook::__private::Invoker;
-use toolhook::{
-    ActionInfo, DeclaredTool, Locale, ToolError, ToolExecutionContext, ToolExecutionResult, ToolInvocation, ToolSpec,
-    ToolSpecError, schemars, serde, tool,
-};
+use toolhook::{ActionInfo, ToolExecutionContext, ToolSpec, ToolSpecError, schemars, serde, tool};
 
 // ---- helpers ------------------------------------------------------------------------------------
 
-fn declared_tool(name: &str) -> DeclaredTool {
-    DeclaredTool::all().into_iter().find(|t| t.name() == name).unwrap_or_else(|| panic!("no tool {name}"))
-}
+#[path = "common/calls.rs"]
+mod calls;
+use calls::{argument_error, content, declared_tool};
 
 fn declared(name: &str) -> ToolSpec {
     declared_tool(name).spec().unwrap_or_else(|e| panic!("{name}: {e}"))
@@ -26,33 +23,6 @@ fn declared(name: &str) -> ToolSpec {
 
 fn text(value: &serde_json::Value) -> String {
     serde_json::to_string(value).unwrap()
-}
-
-async fn call_in(name: &str, args: &str, locale: Locale) -> Result<ToolExecutionResult, ToolError> {
-    let tool = declared_tool(name);
-    let call = ToolInvocation::new(name, args).with_call_id("call_5");
-    let ctx: Option<&ToolExecutionContext> = None;
-    match tool.registration().invoker {
-        Invoker::Async(f) => f(None, call, ctx, locale, None).await,
-        Invoker::Sync(f) => f(None, call, ctx.cloned(), locale, None),
-    }
-}
-
-async fn content(name: &str, args: &str) -> String {
-    let result = call_in(name, args, Locale::En).await.unwrap_or_else(|e| panic!("{name}: {}", e.message(Locale::En)));
-    assert!(result.success, "{name}: {}", result.error_message);
-    result.content
-}
-
-/// The argument error of a call, `[English, Simplified Chinese]`.
-async fn argument_error(name: &str, args: &str) -> [String; 2] {
-    let mut texts = Vec::new();
-    for locale in [Locale::En, Locale::ZhHans] {
-        let error = call_in(name, args, locale).await.err().unwrap_or_else(|| panic!("{name} {args}: no error"));
-        assert_eq!(error.type_name(), "InvalidArguments", "{name} {args}");
-        texts.push(error.message(locale).to_owned());
-    }
-    [texts[0].clone(), texts[1].clone()]
 }
 
 // ---- the fn is re-emitted -----------------------------------------------------------------------
