@@ -793,8 +793,9 @@ pub(crate) fn generate(
     let mut metas = Vec::new();
     let mut assertions = Vec::new();
     let mut seeds = Vec::new();
-    // The type each parameter is read as, for the fast path (`None`: a user type, read by serde).
-    let mut flat_types = Vec::new();
+    // The `Param` type each parameter is read as, by serde and by the fast path (`None`: a user
+    // type, read with its own `Deserialize`).
+    let mut read_types = Vec::new();
     for (i, p) in model.iter().enumerate() {
         let owned = signature::owned_type(&p.ty);
         let (decoded, field) = decoded_type(&p.shape, &owned);
@@ -802,24 +803,22 @@ pub(crate) fn generate(
         let index = &field_idents[i];
         let name = &p.schema_name;
         let at = quote!(::toolhook::__private::args::Path::Param(#name), &__TOOLHOOK_META[#i], cx);
-        seeds.push(match &plain {
+        // A parameter with a default is read as an `Option`: absent and `null` both take it.
+        let read = plain.is_none().then(|| match &p.default {
+            Some(_) => quote!(::core::option::Option<#decoded>),
+            None => quote!(#decoded),
+        });
+        seeds.push(match (&plain, &read) {
             // Read with the type's own `Deserialize`, through a probe (see `__private`).
-            Some(plain) => {
+            (Some(plain), _) => {
                 let optional =
                     (p.default.is_some() || matches!(p.shape, Shape::Option(_))).then(|| quote!(.optional()));
                 quote!(::toolhook::__private::args::PlainSeed::new(
                     (&::toolhook::__private::Probe::<#plain>::new()).plain_decoder(), #at)#optional)
             }
-            None if p.default.is_some() => {
-                quote!(::toolhook::__private::args::Seed::<::core::option::Option<#decoded>>::new(#at))
-            }
-            None => quote!(::toolhook::__private::args::Seed::<#decoded>::new(#at)),
+            (None, read) => quote!(::toolhook::__private::args::Seed::<#read>::new(#at)),
         });
-        flat_types.push(match (&plain, &p.default) {
-            (Some(_), _) => None,
-            (None, Some(_)) => Some(quote!(::core::option::Option<#decoded>)),
-            (None, None) => Some(quote!(#decoded)),
-        });
+        read_types.push(read);
         let finish = if let Some(default) = &p.default {
             let lit = &default.tokens;
             let decode_default = match &plain {
@@ -867,7 +866,7 @@ pub(crate) fn generate(
         let index = &field_idents[i];
         quote!(#i => { slots.#index = ::core::option::Option::Some(map.next_value_seed(#seed)?); })
     });
-    let flat_arms = flat_types.iter().enumerate().filter_map(|(i, ty)| {
+    let flat_arms = read_types.iter().enumerate().filter_map(|(i, ty)| {
         let index = &field_idents[i];
         let ty = ty.as_ref()?;
         Some(quote!(#i => match <#ty as ::toolhook::__private::args::Param>::from_flat(value, &__TOOLHOOK_META[#i]) {
